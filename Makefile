@@ -1,0 +1,38 @@
+# ZabLab: every command a student, instructor or operator needs.
+# `make help` lists the targets.
+
+GO      ?= go
+PKGS    ?= ./...
+SEEDS   ?= 1000
+FIRST   ?= 1
+
+.PHONY: help build test check fmt-check vet clean properties-golden fuzz-properties sim
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
+
+build: ## compile every package and command into bin/
+	$(GO) build $(PKGS)
+	@mkdir -p bin
+	@if [ -d cmd ]; then $(GO) build -o bin/ ./cmd/...; fi
+
+test: fmt-check vet ## gofmt check, go vet, and every test with -race
+	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+
+check: fmt-check vet ## gofmt check and go vet only (fast)
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+clean: ## remove build output and peer data folders
+	rm -rf bin data testdata/data
+
+properties-golden: ## regenerate properties/testdata goldens with java.util.Properties (needs a JDK)
+	cd properties/testdata/gen && javac -d . GoldenGen.java && java -cp . GoldenGen ..
+
+fuzz-properties: ## fuzz the properties reader for 60 s
+	$(GO) test ./properties -run '^$$' -fuzz FuzzLoad -fuzztime 60s

@@ -1,0 +1,153 @@
+package core
+
+import "slices"
+
+// Broadcast (Zab phase 3). The active leader gives each proposal the next
+// zxid of its epoch and a timestamp above the previous one, logs it and sends
+// PROPOSE; followers append it when it extends their log (each PROPOSE names
+// its predecessor, so loss, duplication and reordering are harmless) and ACK
+// cumulatively once it is on disk. The leader commits the highest zxid of its
+// epoch that a quorum holds, in order, and tells followers with COMMIT.
+// Heartbeats go both ways: PING from the leader, ACK in answer.
+
+// propose orders one message; false means this leader had to step down.
+func (c *Core) propose(proposer, seq uint64, data []byte) bool {
+	last := c.log.last()
+	z := NewZxid(c.ld.epoch, 1)
+	if last.Epoch() == c.ld.epoch {
+		if last.Counter() >= c.cfg.MaxCounter {
+			c.becomeLooking("zxid counter exhausted: a new epoch is needed")
+			return false
+		}
+		z = last + 1
+	}
+	e := Entry{Zxid: z, Timestamp: max(c.now, c.log.lastTimestamp()+1), Proposer: proposer, Seq: seq, Data: data}
+	c.appendEntries(e)
+	for _, id := range c.followers() {
+		if ps := c.ld.peers[id]; ps.nlSent {
+			c.sendEntries(id, ps, last, []Entry{e})
+		}
+	}
+	return true
+}
+
+// sendEntries sends es, which follow prev, joining the previous PROPOSE to
+// the same follower when it ends at prev.
+func (c *Core) sendEntries(to uint64, ps *peerState, prev Zxid, es []Entry) {
+	if i, ok := c.lastMsg[to]; ok {
+		m := &c.out.Messages[i]
+		if m.Type == MsgPropose && m.Entries[len(m.Entries)-1].Zxid == prev {
+			m.Entries = append(m.Entries, es...)
+			return
+		}
+	}
+	c.send(Message{Type: MsgPropose, To: to, Epoch: c.ld.epoch, Session: ps.session, Zxid: prev,
+		Entries: slices.Clip(es)})
+}
+
+// stepPropose appends the entries that extend the follower's log.
+func (c *Core) stepPropose(m Message) {
+	if c.phase == Discovery || m.Epoch > c.stable.CurrentEpoch ||
+		m.Epoch < c.stable.CurrentEpoch && !c.cfg.Bugs.AcceptOldEpoch {
+		return
+	}
+	prev := m.Zxid
+	for _, e := range m.Entries {
+		if e.Zxid <= c.log.last() {
+			prev = e.Zxid
+			continue // already have it
+		}
+		if c.log.last() != prev && !(c.cfg.Bugs.AcceptOldEpoch && m.Epoch < c.stable.CurrentEpoch) {
+			break // a gap: the leader resends when our ACKs stop moving
+		}
+		c.appendEntries(e)
+		c.dropPendingUpTo(e)
+		prev = e.Zxid
+	}
+	c.fol.needAck = true
+}
+
+// stepCommit learns the commit point; COMMITLD, COMMIT and an active
+// leader's PING also end synchronization if COMMITLD was lost.
+func (c *Core) stepCommit(m Message) {
+	if c.phase == Discovery || m.Epoch != c.stable.CurrentEpoch {
+		return
+	}
+	if c.phase == Synchronization && (m.Type != MsgPing || m.Active) {
+		c.enterBroadcast()
+	}
+	z := m.Zxid
+	if m.Type == MsgPing {
+		z = m.Commit
+		c.fol.pingRound = max(c.fol.pingRound, m.Round)
+		c.fol.needAck = true
+	}
+	c.advanceCommit(z)
+}
+
+// stepAck records how far a follower's log matches ours.
+func (c *Core) stepAck(m Message, ps *peerState) {
+	if !ps.nlSent || m.Epoch != c.ld.epoch {
+		return
+	}
+	if !ps.synced { // its ACKLD was lost; an ACK says as much
+		ps.synced, ps.nextSeq = true, m.Seq
+	}
+	ps.match = max(ps.match, min(m.Zxid, c.log.last()))
+	ps.round = max(ps.round, m.Round)
+	c.maybeCommit()
+	c.answerSyncs()
+}
+
+// maybeCommit commits the highest zxid of this epoch a quorum holds.
+func (c *Core) maybeCommit() {
+	if !c.ld.active {
+		return
+	}
+	matches := []Zxid{c.ld.selfMatch}
+	for _, ps := range c.ld.peers {
+		if ps.synced && ps.voting {
+			matches = append(matches, ps.match)
+		}
+	}
+	need := c.quorum
+	if c.cfg.Bugs.CommitWithoutQuorum && need > 1 {
+		need--
+	}
+	if len(matches) < need {
+		return
+	}
+	slices.Sort(matches)
+	q := matches[len(matches)-need]
+	if q > c.commit && q.Epoch() == c.ld.epoch {
+		c.advanceCommit(q)
+		c.ld.commitDirty = true
+	}
+}
+
+// resendToStuck resends entries to followers whose ACKs stopped short of
+// our log for resendTicks ticks: a PROPOSE was lost. A follower behind our
+// snapshot is dropped; it times out and comes back for SNAP.
+func (c *Core) resendToStuck() {
+	const maxResend = 1024
+	for _, id := range c.followers() {
+		ps := c.ld.peers[id]
+		if !ps.synced || ps.match >= c.log.last() || ps.match != ps.prevMatch {
+			ps.prevMatch, ps.stuck = ps.match, 0
+			continue
+		}
+		if ps.stuck++; ps.stuck < resendTicks {
+			continue
+		}
+		ps.stuck = 0
+		if !c.log.contains(ps.match) {
+			delete(c.ld.peers, id)
+			continue
+		}
+		es := c.log.after(ps.match)
+		if len(es) > maxResend {
+			es = es[:maxResend]
+		}
+		c.sendEntries(id, ps, ps.match, es)
+	}
+}

@@ -1,0 +1,88 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+
+	"github.com/sirupsen/logrus"
+)
+
+// ErrConfig is wrapped by every configuration error.
+var ErrConfig = errors.New("zab: bad configuration")
+
+// Config describes one peer of an ensemble. Times are in ticks: the core has
+// no clock; the runtime calls Tick every tickTime.
+type Config struct {
+	ID        uint64
+	Voters    []uint64 // ids of the voting peers, this one included if it votes
+	Observers []uint64 // ids of peers that receive commits but never vote
+
+	InitLimit int // ticks a new leader and its followers have to finish discovery and synchronization
+	SyncLimit int // ticks without hearing from the other side before a link counts as dead
+
+	// MaxCounter is the largest counter a leader hands out before it must
+	// start a new epoch; zero means 0xffffffff. Tests set it small.
+	MaxCounter uint32
+
+	// Rand draws session nonces; seeded by the caller, so a simulation replays.
+	Rand *rand.Rand
+	// Snapshots gives the newest snapshot when a follower needs SNAP.
+	Snapshots SnapshotSource
+	Logger    logrus.FieldLogger
+
+	// Bugs switches on known protocol bugs, so tests can prove the
+	// simulator catches them. Never set outside tests.
+	Bugs Bugs
+}
+
+// Bugs are deliberate protocol errors for the simulator's self-test.
+type Bugs struct {
+	CommitWithoutQuorum bool // leader commits with one ACK fewer than a quorum
+	ElectionIgnoresZxid bool // votes compare only peer ids
+	SkipSynchronization bool // a new leader commits its history before a quorum has it
+	AcceptOldEpoch      bool // epoch fencing off: followers take and count any NEWEPOCH, even below
+	// their acceptedEpoch, and PROPOSE of older epochs; leaders no longer
+	// compare a follower's epoch with their own (which would mask it)
+}
+
+const (
+	defaultMaxCounter = 0xffffffff
+	finalizeTicks     = 1 // ticks a peer waits after a quorum agrees, for a better vote
+	resendTicks       = 2 // ticks between retransmissions of unanswered protocol steps
+)
+
+func (c *Config) validate() error {
+	if c.ID == 0 {
+		return fmt.Errorf("%w: peer id must be positive", ErrConfig)
+	}
+	if len(c.Voters) == 0 {
+		return fmt.Errorf("%w: no voting peers", ErrConfig)
+	}
+	seen := map[uint64]bool{}
+	for _, id := range append(append([]uint64{}, c.Voters...), c.Observers...) {
+		if id == 0 || seen[id] {
+			return fmt.Errorf("%w: peer id %d is zero or listed twice", ErrConfig, id)
+		}
+		seen[id] = true
+	}
+	if !seen[c.ID] {
+		return fmt.Errorf("%w: peer %d is neither voter nor observer", ErrConfig, c.ID)
+	}
+	if c.InitLimit < 2 || c.SyncLimit < 2 {
+		return fmt.Errorf("%w: initLimit and syncLimit must be at least 2 ticks", ErrConfig)
+	}
+	if c.Rand == nil {
+		return fmt.Errorf("%w: no random source", ErrConfig)
+	}
+	if c.MaxCounter == 0 {
+		c.MaxCounter = defaultMaxCounter
+	}
+	if c.Logger == nil {
+		l := logrus.New()
+		l.SetOutput(io.Discard)
+		c.Logger = l
+	}
+	return nil
+}

@@ -1,0 +1,301 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/sirupsen/logrus"
+)
+
+// ErrNoLeader is returned by Propose and Sync while the peer is not part of
+// an established, broadcasting ensemble.
+var ErrNoLeader = errors.New("zab: no established leader")
+
+// Restored is the durable state a peer starts from.
+type Restored struct {
+	Stable   StableState
+	Snapshot SnapshotMeta // the newest snapshot's place; zero for none
+	Entries  []Entry      // the log after the snapshot
+}
+
+// Core is one peer's protocol state machine. It is not safe for concurrent
+// use: one goroutine owns it and calls Tick, Step, Propose, Sync, Ready and
+// Advance.
+type Core struct {
+	cfg    Config
+	voters map[uint64]bool
+	peers  []uint64 // every other peer, voters and observers, ascending
+	quorum int
+	lg     logrus.FieldLogger
+
+	log       memLog
+	stable    StableState
+	delivered Zxid // last zxid handed to the application; never above commit
+	commit    Zxid // highest zxid known committed; never above log.last()
+
+	role   Role
+	phase  Phase
+	leader uint64
+	ticks  int   // ticks since the current phase began
+	now    int64 // the newest clock value handed in
+	seq    uint64
+
+	anomalies int // syncs that contradicted this peer's history; always 0 in a correct ensemble
+
+	told       Role // last status the application heard, with toldLeader
+	toldLeader uint64
+
+	el  electionState
+	fol followerState
+	ld  leaderState
+
+	syncs []pendingSync // this peer's own Sync calls, oldest first
+
+	out     Ready
+	lastMsg map[uint64]int // newest index in out.Messages per destination
+}
+
+// New builds a peer from its configuration and durable state. It starts
+// Looking.
+func New(cfg Config, st Restored) (*Core, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	c := &Core{cfg: cfg, voters: map[uint64]bool{}, lastMsg: map[uint64]int{}}
+	for _, id := range cfg.Voters {
+		c.voters[id] = true
+	}
+	for _, id := range append(append([]uint64{}, cfg.Voters...), cfg.Observers...) {
+		if id != cfg.ID {
+			c.peers = append(c.peers, id)
+		}
+	}
+	slices.Sort(c.peers)
+	c.quorum = len(cfg.Voters)/2 + 1
+	c.lg = cfg.Logger.WithField("peer", cfg.ID)
+	if err := c.restore(st); err != nil {
+		return nil, err
+	}
+	c.told = Role(255)
+	c.becomeLooking("start")
+	return c, nil
+}
+
+func (c *Core) restore(st Restored) error {
+	c.stable = st.Stable
+	c.log.base = st.Snapshot
+	prev, ts := st.Snapshot.Zxid, st.Snapshot.Timestamp
+	for i, e := range st.Entries {
+		if e.Zxid <= prev || (e.Timestamp <= ts && i > 0) {
+			return fmt.Errorf("%w: log entry %s out of order after %s", ErrConfig, e.Zxid, prev)
+		}
+		prev, ts = e.Zxid, e.Timestamp
+	}
+	c.log.entries = append([]Entry(nil), st.Entries...)
+	c.delivered, c.commit = st.Snapshot.Zxid, st.Snapshot.Zxid
+	return nil
+}
+
+// isVoter reports whether id votes.
+func (c *Core) isVoter(id uint64) bool { return c.voters[id] }
+
+// Tick advances the core's time by one tick; now is the peer's clock.
+func (c *Core) Tick(now int64) {
+	c.clock(now)
+	c.ticks++
+	switch c.role {
+	case Looking:
+		c.tickElection()
+	case Following:
+		c.tickFollower()
+	case Leading:
+		c.tickLeader()
+	}
+}
+
+// Step hands the core one received message.
+func (c *Core) Step(m Message, now int64) {
+	c.clock(now)
+	if m.To != c.cfg.ID || m.From == c.cfg.ID {
+		return
+	}
+	if m.Type == MsgVote {
+		c.stepVote(m)
+		return
+	}
+	switch c.role {
+	case Following:
+		if m.From == c.leader {
+			c.stepFollower(m)
+		} else if m.Type == MsgPropose && c.cfg.Bugs.AcceptOldEpoch {
+			c.stepPropose(m) // the bug: whoever sent it, whatever its epoch
+		}
+	case Leading:
+		c.stepLeader(m)
+	}
+}
+
+func (c *Core) clock(now int64) {
+	if now > c.now {
+		c.now = now
+	}
+}
+
+// Propose asks for data to be delivered everywhere. It returns at once with
+// the sequence number the delivery will carry; the message may still be lost
+// if the leader fails before committing it.
+func (c *Core) Propose(data []byte, now int64) (uint64, error) {
+	c.clock(now)
+	if c.phase != Broadcast {
+		return 0, ErrNoLeader
+	}
+	c.seq++
+	if c.role == Leading {
+		if !c.propose(c.cfg.ID, c.seq, data) {
+			return 0, ErrNoLeader
+		}
+		return c.seq, nil
+	}
+	c.forward(c.seq, data)
+	return c.seq, nil
+}
+
+// Sync asks for an EventSync that comes after the delivery of everything
+// committed anywhere before the call.
+func (c *Core) Sync() (uint64, error) {
+	if c.phase != Broadcast {
+		return 0, ErrNoLeader
+	}
+	c.seq++
+	c.syncs = append(c.syncs, pendingSync{seq: c.seq, sentTick: c.ticks})
+	if c.role == Leading {
+		c.leaderSync(c.cfg.ID, c.seq)
+	} else {
+		c.send(Message{Type: MsgSync, To: c.leader, Epoch: c.stable.CurrentEpoch, Session: c.fol.session, Seq: c.seq})
+	}
+	return c.seq, nil
+}
+
+// HasReady reports whether Ready has anything to hand out.
+func (c *Core) HasReady() bool {
+	c.flush()
+	return !c.out.IsEmpty()
+}
+
+// Ready hands out what the core wants done (see Ready for the order).
+func (c *Core) Ready() Ready {
+	c.flush()
+	rd := c.out
+	c.out = Ready{}
+	clear(c.lastMsg)
+	return rd
+}
+
+// Advance tells the core that rd has been persisted and sent. The leader
+// counts its own acknowledgement of rd's entries only now.
+func (c *Core) Advance(rd Ready) {
+	if c.role == Leading && len(rd.Entries) > 0 {
+		last := rd.Entries[len(rd.Entries)-1].Zxid
+		if last > c.ld.selfMatch && c.log.contains(last) {
+			c.ld.selfMatch = last
+			c.maybeCommit()
+		}
+	}
+}
+
+// Compact forgets log entries at or below z: the runtime has a durable
+// snapshot of the application at z, which must be a delivered zxid.
+func (c *Core) Compact(z Zxid) {
+	if z <= c.delivered {
+		c.log.compact(z)
+	}
+}
+
+// send queues a message for the runtime.
+func (c *Core) send(m Message) {
+	m.From = c.cfg.ID
+	c.lastMsg[m.To] = len(c.out.Messages)
+	c.out.Messages = append(c.out.Messages, m)
+}
+
+// persistStable records that the stable state changed.
+func (c *Core) persistStable() {
+	st := c.stable
+	c.out.Stable = &st
+}
+
+// appendEntries extends the log and queues the entries for the disk.
+func (c *Core) appendEntries(es ...Entry) {
+	c.log.append(es...)
+	c.out.Entries = append(c.out.Entries, es...)
+}
+
+// tell queues a status callback when what the application knows changed.
+func (c *Core) tell(r Role, leader uint64) {
+	if r == c.told && leader == c.toldLeader {
+		return
+	}
+	c.told, c.toldLeader = r, leader
+	c.out.Events = append(c.out.Events, Event{Kind: EventStatus, Role: r, Leader: leader})
+}
+
+// advanceCommit raises the commit point and delivers what it covers.
+func (c *Core) advanceCommit(z Zxid) {
+	if z > c.log.last() {
+		z = c.log.last()
+	}
+	if z <= c.commit {
+		return
+	}
+	c.commit = z
+	for _, e := range c.log.between(c.delivered, c.commit) {
+		c.out.Events = append(c.out.Events, Event{Kind: EventDeliver, Entry: e})
+		c.delivered = e.Zxid
+	}
+	c.fireSyncs()
+}
+
+// flush turns pending acknowledgements into messages before output leaves.
+func (c *Core) flush() {
+	switch c.role {
+	case Following:
+		c.flushFollower()
+	case Leading:
+		c.flushLeader()
+	}
+}
+
+// Status is a read-only view of the core for tests and monitoring.
+type Status struct {
+	ID          uint64
+	Role        Role
+	Phase       Phase
+	Leader      uint64
+	Epoch       uint32 // the leader's new epoch while leading, else currentEpoch
+	Established bool   // leading an epoch a quorum accepted
+	Stable      StableState
+	Last        Zxid
+	Commit      Zxid
+	Delivered   Zxid
+	Anomalies   int // syncs that contradicted this peer's history (a protocol bug)
+}
+
+// Status reports the core's state.
+func (c *Core) Status() Status {
+	s := Status{ID: c.cfg.ID, Role: c.role, Phase: c.phase, Leader: c.leader, Epoch: c.stable.CurrentEpoch,
+		Stable: c.stable, Last: c.log.last(), Commit: c.commit, Delivered: c.delivered, Anomalies: c.anomalies}
+	if c.role == Leading {
+		s.Epoch = c.ld.epoch
+		s.Established = c.ld.established
+	}
+	return s
+}
+
+// History returns the snapshot point and the entries after it. The slice is
+// the core's own: callers must not change it.
+func (c *Core) History() (SnapshotMeta, []Entry) { return c.log.base, c.log.entries }
+
+func (c *Core) logger() logrus.FieldLogger {
+	return c.lg.WithFields(logrus.Fields{"role": c.role, "epoch": c.stable.CurrentEpoch, "zxid": c.log.last()})
+}

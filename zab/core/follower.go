@@ -1,0 +1,94 @@
+package core
+
+// followerState is what a following peer (voter or observer) knows of its
+// leader. It lives from becomeFollower to the next becomeLooking.
+type followerState struct {
+	session   uint64 // nonce of this attempt; fences the leader's view of it
+	newEpoch  uint32 // epoch from NEWEPOCH; 0 until it arrives
+	counted   bool   // our ACKEPOCH counted towards establishing newEpoch
+	nonVoting bool   // we promised a newer epoch: our ACKs must not count
+	lastHeard int    // tick of the newest message from the leader
+	needAck   bool   // the log grew or a PING came: flush sends one ACK
+	pingRound uint64 // newest heartbeat round heard, echoed in ACKs
+	pending   []Entry
+	pendSent  int // tick pending requests were last sent
+	baseSeq   uint64 // first sequence number of our requests in this attempt
+}
+
+// becomeFollower starts discovery with leader.
+func (c *Core) becomeFollower(leader uint64) {
+	c.role, c.phase, c.leader, c.ticks = Following, Discovery, leader, 0
+	c.fol = followerState{session: c.cfg.Rand.Uint64() | 1}
+	c.logger().WithField("leader", leader).Infof("following %d: discovery", leader)
+	c.sendCEpoch()
+}
+
+// stepFollower handles a message from the leader this peer follows.
+func (c *Core) stepFollower(m Message) {
+	if m.Session != c.fol.session {
+		return
+	}
+	c.fol.lastHeard = c.ticks
+	switch m.Type {
+	case MsgNewEpoch:
+		c.stepNewEpoch(m)
+	case MsgNewLeader:
+		c.stepNewLeader(m)
+	case MsgCommitLD, MsgCommit, MsgPing:
+		c.stepCommit(m)
+	case MsgPropose:
+		c.stepPropose(m)
+	case MsgSyncReply:
+		c.stepSyncReply(m)
+	}
+}
+
+func (c *Core) tickFollower() {
+	switch c.phase {
+	case Discovery, Synchronization:
+		if c.ticks > c.cfg.InitLimit {
+			c.becomeLooking("leader did not synchronize us in time")
+			return
+		}
+		if c.ticks%resendTicks == 0 {
+			c.resendDiscovery()
+		}
+	case Broadcast:
+		if c.ticks-c.fol.lastHeard > c.cfg.SyncLimit {
+			c.becomeLooking("leader silent for syncLimit ticks")
+			return
+		}
+		c.resendRequests()
+	}
+}
+
+// resendDiscovery repeats the follower's last step, in case it was lost.
+func (c *Core) resendDiscovery() {
+	switch {
+	case c.phase == Synchronization:
+		c.sendAckLD()
+	case c.fol.newEpoch != 0:
+		c.sendAckEpoch()
+	default:
+		c.sendCEpoch()
+	}
+}
+
+// enterBroadcast starts taking proposals once the leader broadcasts.
+func (c *Core) enterBroadcast() {
+	c.phase = Broadcast
+	c.fol.lastHeard = c.ticks
+	c.fol.needAck = true
+	c.tell(Following, c.leader)
+	c.logger().WithField("leader", c.leader).Infof("becoming FOLLOWING %d", c.leader)
+}
+
+// flushFollower sends one cumulative ACK for everything the log holds.
+func (c *Core) flushFollower() {
+	if !c.fol.needAck || c.phase != Broadcast {
+		return
+	}
+	c.fol.needAck = false
+	c.send(Message{Type: MsgAck, To: c.leader, Epoch: c.stable.CurrentEpoch, Session: c.fol.session,
+		Zxid: c.log.last(), Round: c.fol.pingRound, Seq: c.fol.baseSeq})
+}

@@ -1,0 +1,60 @@
+package core
+
+// Ready is everything the core wants done after a batch of Tick, Step,
+// Propose and Sync calls. The runtime must handle its parts in this order:
+//
+//  1. persist, then sync to disk: Snapshot, then Truncate, then Entries, then
+//     Stable. This is the persistence rule of Zab: a follower's ACK, ACKEPOCH
+//     and ACKLD leave only after the state they vouch for is durable.
+//  2. send Messages. Messages of type PROPOSE, COMMIT and PING vouch for
+//     nothing on the sender's disk and may be sent before step 1 finishes.
+//  3. run Events, in order, on the application's callback goroutine.
+//  4. call Advance with the same Ready.
+type Ready struct {
+	// Snapshot, when set, replaces the whole history up to Snapshot.Meta.Zxid:
+	// write it durably; afterwards no log entry at or below its zxid matters.
+	Snapshot *Snapshot
+	// Truncate, when set, drops every log entry above *Truncate.
+	Truncate *Zxid
+	// Entries are appended to the log after truncation.
+	Entries []Entry
+	// Stable, when set, is the new acceptedEpoch and currentEpoch.
+	Stable *StableState
+	// Messages to send; order per destination matters.
+	Messages []Message
+	// Events for the application, in the order they happened.
+	Events []Event
+}
+
+// StableState is the part of the protocol state that is not in the log.
+type StableState struct {
+	AcceptedEpoch uint32 // the last epoch this peer promised (NEWEPOCH accepted)
+	CurrentEpoch  uint32 // the last epoch whose history this peer took (NEWLEADER accepted)
+}
+
+// EventKind says which callback an Event stands for.
+type EventKind uint8
+
+const (
+	EventStatus  EventKind = iota + 1 // Status(Role, Leader)
+	EventRestore                      // SetState(Snapshot)
+	EventDeliver                      // Deliver(Entry)
+	EventSync                         // DeliverSync(Seq at Zxid)
+)
+
+// Event is one application callback.
+type Event struct {
+	Kind     EventKind
+	Role     Role
+	Leader   uint64 // id of the leader with EventStatus; 0 while Looking
+	Snapshot *Snapshot
+	Entry    Entry
+	Seq      uint64 // EventSync: the number Sync returned
+	Zxid     Zxid   // EventSync: everything up to here was delivered first
+}
+
+// IsEmpty reports whether the Ready asks for nothing.
+func (rd *Ready) IsEmpty() bool {
+	return rd.Snapshot == nil && rd.Truncate == nil && len(rd.Entries) == 0 &&
+		rd.Stable == nil && len(rd.Messages) == 0 && len(rd.Events) == 0
+}

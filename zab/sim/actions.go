@@ -1,0 +1,204 @@
+package sim
+
+import (
+	"encoding/binary"
+	"errors"
+
+	"zablab/zab/core"
+)
+
+// faulty reports whether the schedule is still in its fault phase.
+func (w *world) faulty() bool { return w.step <= w.opts.Steps }
+
+// faultStep takes one random step of the fault phase.
+func (w *world) faultStep() {
+	r := w.rng.IntN(100)
+	switch {
+	case r < 45:
+		w.deliverOne()
+	case r < 70:
+		w.advance()
+	case r < 80:
+		w.propose(w.randomPeer(true))
+	case r < 83:
+		w.sync(w.randomPeer(true))
+	case r < 86:
+		w.crashSome()
+	case r < 91:
+		if p := w.randomPeer(false); p != nil {
+			w.start(p)
+		}
+	case r < 93:
+		w.partition()
+	case r < 94:
+		w.pause(w.randomPeer(true))
+	case r < 96:
+		w.tracef("HEAL")
+		w.net.heal()
+	default:
+		w.snapshot(w.randomPeer(true))
+	}
+}
+
+// crashSome crashes one peer, or now and then every peer at once, as a
+// power failure would: then every unsynced write is at risk together.
+func (w *world) crashSome() {
+	if w.rng.IntN(8) == 0 {
+		w.tracef("POWER FAILURE")
+		for _, p := range w.peers {
+			if p.core != nil {
+				w.crash(p)
+			}
+		}
+		return
+	}
+	if p := w.randomPeer(true); p != nil {
+		w.tracef("CRASH peer %d", p.id)
+		w.crash(p)
+	}
+}
+
+// randomPeer picks a peer that is up (or down).
+func (w *world) randomPeer(up bool) *peer {
+	var ps []*peer
+	for _, p := range w.peers {
+		if (p.core != nil) == up {
+			ps = append(ps, p)
+		}
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	return ps[w.rng.IntN(len(ps))]
+}
+
+// deliverOne hands one due message to its peer, or lets time pass.
+func (w *world) deliverOne() {
+	m, ok := w.net.take(w.now)
+	if !ok {
+		w.advance()
+		return
+	}
+	w.stepPeer(m)
+}
+
+// stepPeer hands m to its peer; a paused peer finds it waiting on resume.
+func (w *world) stepPeer(m core.Message) {
+	p := w.byID(m.To)
+	if p == nil || p.core == nil {
+		return
+	}
+	if w.now < p.pausedTo {
+		w.net.inflight = append(w.net.inflight, flight{msg: m, at: p.pausedTo})
+		return
+	}
+	p.core.Step(m, w.clock(p))
+	w.drain(p)
+}
+
+// pause stops p for a while, long enough for the others to move on; when it
+// resumes it handles what queued up before its timers catch up.
+func (w *world) pause(p *peer) {
+	if p == nil {
+		return
+	}
+	p.pausedTo = w.now + int64(syncLimit+2+w.rng.IntN(3*syncLimit))*tickLen
+	p.nextTick = p.pausedTo + 1
+	w.tracef("PAUSE peer %d until t=%d", p.id, p.pausedTo)
+}
+
+// advance moves time forward; peers whose tick is due tick.
+func (w *world) advance() {
+	w.now += 1 + w.rng.Int64N(tickLen)
+	w.tickDue()
+}
+
+func (w *world) tickDue() {
+	for _, p := range w.peers {
+		for p.core != nil && p.nextTick <= w.now {
+			p.nextTick += tickLen
+			if w.opts.Bugs.AckBeforeDurable {
+				_ = p.mlog.Sync() // the buggy peer's periodic flush
+			}
+			p.core.Tick(w.clock(p))
+			w.drain(p)
+		}
+		if p.core == nil && p.nextTick <= w.now {
+			p.nextTick = w.now + tickLen
+		}
+	}
+}
+
+// propose asks p's core to propose a fresh message; it returns its id.
+func (w *world) propose(p *peer) (uint64, bool) {
+	if p == nil || w.now < p.pausedTo {
+		return 0, false
+	}
+	w.nextN++
+	id := proposalID(p.id, p.inc, w.nextN)
+	seq, err := p.core.Propose(binary.BigEndian.AppendUint64(nil, id), w.clock(p))
+	if err != nil {
+		if !errors.Is(err, core.ErrNoLeader) {
+			w.violate("api", "peer %d: Propose: %v", p.id, err)
+		}
+		return 0, false
+	}
+	w.tracef("PROPOSE peer %d seq=%d id=%x", p.id, seq, id)
+	w.drain(p)
+	return id, true
+}
+
+func (w *world) sync(p *peer) {
+	if p == nil || w.now < p.pausedTo {
+		return
+	}
+	seq, err := p.core.Sync()
+	if err != nil {
+		return
+	}
+	p.syncNeed[seq] = len(w.chk.chosen)
+	w.tracef("SYNC? peer %d seq=%d need=%d", p.id, seq, len(w.chk.chosen))
+	w.drain(p)
+}
+
+// partition cuts one random link one way, or splits the ensemble in two.
+func (w *world) partition() {
+	n := uint64(len(w.peers))
+	if w.rng.IntN(2) == 0 {
+		a, b := 1+w.rng.Uint64N(n), 1+w.rng.Uint64N(n)
+		w.net.blocked[[2]uint64{a, b}] = true
+		w.tracef("CUT %d→%d", a, b)
+		return
+	}
+	side := make([]bool, n+1)
+	for i := range side {
+		side[i] = w.rng.IntN(2) == 0
+	}
+	for a := uint64(1); a <= n; a++ {
+		for b := uint64(1); b <= n; b++ {
+			if side[a] != side[b] {
+				w.net.blocked[[2]uint64{a, b}] = true
+			}
+		}
+	}
+	w.tracef("SPLIT %v", side[1:])
+}
+
+// snapshot has p's application save its state at the delivered point.
+func (w *world) snapshot(p *peer) {
+	if p == nil || len(p.app.list) == 0 {
+		return
+	}
+	last := p.app.list[len(p.app.list)-1]
+	if s := p.core.Status(); s.Delivered != last.Zxid {
+		w.violate("delivery", "peer %d: core delivered %s, application last got %s", p.id, s.Delivered, last.Zxid)
+		return
+	}
+	snap := core.Snapshot{Meta: core.SnapshotMeta{Zxid: last.Zxid, Timestamp: last.Timestamp}, Data: p.app.getState()}
+	if err := p.store.Snapshots.Save(snap); err != nil {
+		w.violate("storage", "peer %d: %v", p.id, err)
+		return
+	}
+	p.core.Compact(last.Zxid)
+	w.tracef("SNAPSHOT peer %d at %s", p.id, last.Zxid)
+}

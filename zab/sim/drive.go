@@ -1,0 +1,164 @@
+package sim
+
+import (
+	"math/rand/v2"
+
+	"zablab/zab/core"
+)
+
+// start boots p from its durable state, as a restarted process would.
+func (w *world) start(p *peer) {
+	restored, snap, err := p.store.Restore()
+	if err != nil {
+		w.violate("storage", "peer %d cannot restore: %v", p.id, err)
+		return
+	}
+	p.inc++
+	p.pausedTo = 0
+	p.syncNeed = map[uint64]int{}
+	p.app.list = nil
+	if snap != nil {
+		w.restore(p, snap)
+	}
+	cfg := core.Config{ID: p.id, Voters: p.voters, Observers: p.obs, InitLimit: initLimit, SyncLimit: syncLimit,
+		MaxCounter: p.maxCount, Rand: rand.New(rand.NewPCG(w.rng.Uint64(), p.inc)), Snapshots: p.store,
+		Logger: w.log, Bugs: w.opts.Bugs.Bugs}
+	c, err := core.New(cfg, restored)
+	if err != nil {
+		w.violate("storage", "peer %d restored an unusable state: %v", p.id, err)
+		return
+	}
+	p.core = c
+	w.tracef("START peer %d (incarnation %d) last=%s", p.id, p.inc, c.Status().Last)
+	w.drain(p)
+}
+
+// drain carries out everything p's core asks for, as the runtime does.
+func (w *world) drain(p *peer) {
+	for p.core != nil && w.fail == nil && p.core.HasReady() {
+		rd := p.core.Ready()
+		early := w.opts.Bugs.AckBeforeDurable
+		if early {
+			w.sendAll(rd.Messages)
+		}
+		if !w.persist(p, &rd) {
+			return
+		}
+		if !early {
+			w.sendAll(rd.Messages)
+		}
+		w.apply(p, rd.Events)
+		if p.core != nil {
+			p.core.Advance(rd)
+		}
+	}
+}
+
+func (w *world) sendAll(ms []core.Message) {
+	for _, m := range ms {
+		w.net.send(m, w.now)
+	}
+}
+
+// persist writes rd's durable parts. During the fault phase a crash may cut
+// it short, leaving a random prefix of the unsynced writes; false means p
+// crashed. With the AckBeforeDurable bug the log is not synced here.
+func (w *world) persist(p *peer, rd *core.Ready) bool {
+	if w.opts.Bugs.AckBeforeDurable {
+		// Writes reach the disk only at the next tick's flush, long after
+		// the ACKs that vouch for them left (see tickDue).
+		if rd.Snapshot != nil {
+			_ = p.store.Snapshots.Save(*rd.Snapshot)
+			_ = p.mlog.TruncateAfter(rd.Snapshot.Meta.Zxid)
+		}
+		if rd.Truncate != nil {
+			_ = p.mlog.TruncateAfter(*rd.Truncate)
+		}
+		_ = p.mlog.Append(rd.Entries)
+		if rd.Stable != nil {
+			_ = p.store.Stable.Store(*rd.Stable)
+		}
+		return true
+	}
+	if w.faulty() && !rd.IsEmpty() && w.rng.IntN(200) == 0 {
+		w.crashMidWrite(p, rd)
+		return false
+	}
+	if err := p.store.Persist(rd); err != nil {
+		w.violate("storage", "peer %d cannot persist: %v", p.id, err)
+		return false
+	}
+	return true
+}
+
+// crashMidWrite writes part of rd, then crashes p.
+func (w *world) crashMidWrite(p *peer, rd *core.Ready) {
+	if rd.Snapshot != nil && w.rng.IntN(2) == 0 {
+		_ = p.store.Snapshots.Save(*rd.Snapshot)
+		_ = p.mlog.TruncateAfter(rd.Snapshot.Meta.Zxid)
+	}
+	if rd.Truncate != nil {
+		_ = p.mlog.TruncateAfter(*rd.Truncate)
+	}
+	_ = p.mlog.Append(rd.Entries)
+	w.tracef("CRASH peer %d while writing %d entries", p.id, len(rd.Entries))
+	w.crash(p)
+}
+
+// crash stops p; unsynced log writes survive only in part.
+func (w *world) crash(p *peer) {
+	p.mlog.Crash(w.rng)
+	p.core = nil
+}
+
+// apply runs the application callbacks and checks what they reveal.
+func (w *world) apply(p *peer, evs []core.Event) {
+	for _, ev := range evs {
+		switch ev.Kind {
+		case core.EventStatus:
+			w.tracef("STATUS peer %d %s leader=%d", p.id, ev.Role, ev.Leader)
+		case core.EventRestore:
+			w.restore(p, ev.Snapshot)
+		case core.EventDeliver:
+			w.deliver(p, recordOf(ev.Entry))
+		case core.EventSync:
+			w.syncDone(p, ev)
+		}
+		if w.fail != nil {
+			return
+		}
+	}
+}
+
+func (w *world) restore(p *peer, s *core.Snapshot) {
+	list, err := decodeState(s.Data)
+	if err != nil {
+		w.violate("snapshot", "peer %d: %v", p.id, err)
+		return
+	}
+	w.tracef("RESTORE peer %d at %s (%d records)", p.id, s.Meta.Zxid, len(list))
+	p.app.list = list
+	w.chk.prefix(w, p)
+}
+
+func (w *world) deliver(p *peer, r record) {
+	if w.opts.Trace != nil {
+		w.tracef("DELIVER peer %d %s ts=%d from=%d seq=%d id=%x", p.id, r.Zxid, r.Timestamp, r.Proposer, r.Seq, r.ID)
+	}
+	w.chk.delivered(w, p, r)
+	p.app.list = append(p.app.list, r)
+}
+
+func (w *world) syncDone(p *peer, ev core.Event) {
+	need, ok := p.syncNeed[ev.Seq]
+	if !ok {
+		w.violate("sync", "peer %d got DeliverSync for unknown sync %d", p.id, ev.Seq)
+		return
+	}
+	delete(p.syncNeed, ev.Seq)
+	w.tracef("SYNC peer %d seq=%d at %s", p.id, ev.Seq, ev.Zxid)
+	if len(p.app.list) < need {
+		w.violate("sync", "peer %d: DeliverSync after %d deliveries, but %d were delivered somewhere before Sync",
+			p.id, len(p.app.list), need)
+	}
+}

@@ -1,0 +1,111 @@
+package storage
+
+import (
+	"errors"
+
+	"zablab/zab/core"
+)
+
+// Sentinel errors; implementations wrap them with %w.
+var (
+	ErrCorrupt    = errors.New("storage: corrupt data")
+	ErrNoSnapshot = errors.New("storage: no snapshot")
+	ErrClosed     = errors.New("storage: closed")
+)
+
+// Log is the transaction log. Append and TruncateAfter may be buffered;
+// only Sync makes them durable. A crash keeps a prefix of what was not
+// synced: whole records, never a torn one.
+type Log interface {
+	Append(entries []core.Entry) error
+	TruncateAfter(z core.Zxid) error
+	Sync() error
+	// Entries returns the durable entries above z, in order.
+	Entries(after core.Zxid) ([]core.Entry, error)
+	Close() error
+}
+
+// Stable holds acceptedEpoch and currentEpoch. Store is atomic and durable
+// when it returns.
+type Stable interface {
+	Load() (core.StableState, error)
+	Store(core.StableState) error
+}
+
+// Snapshots keeps the application's snapshots. Save is atomic and durable
+// when it returns; Latest returns the newest intact one, or ErrNoSnapshot.
+type Snapshots interface {
+	Save(core.Snapshot) error
+	Latest() (core.Snapshot, error)
+}
+
+// Store bundles a peer's three stores.
+type Store struct {
+	Log       Log
+	Stable    Stable
+	Snapshots Snapshots
+}
+
+// LatestSnapshot lets a Store serve as the core's SnapshotSource. With no
+// snapshot it returns the empty initial state.
+func (s *Store) LatestSnapshot() (core.Snapshot, error) {
+	snap, err := s.Snapshots.Latest()
+	if errors.Is(err, ErrNoSnapshot) {
+		return core.Snapshot{}, nil
+	}
+	return snap, err
+}
+
+// Persist makes rd's durable parts durable, in the order the Ready contract
+// demands: snapshot, truncation, entries, one sync, stable state.
+func (s *Store) Persist(rd *core.Ready) error {
+	if rd.Snapshot != nil {
+		if err := s.Snapshots.Save(*rd.Snapshot); err != nil {
+			return err
+		}
+		if err := s.Log.TruncateAfter(rd.Snapshot.Meta.Zxid); err != nil {
+			return err
+		}
+	}
+	if rd.Truncate != nil {
+		if err := s.Log.TruncateAfter(*rd.Truncate); err != nil {
+			return err
+		}
+	}
+	if len(rd.Entries) > 0 {
+		if err := s.Log.Append(rd.Entries); err != nil {
+			return err
+		}
+	}
+	if rd.Snapshot != nil || rd.Truncate != nil || len(rd.Entries) > 0 {
+		if err := s.Log.Sync(); err != nil {
+			return err
+		}
+	}
+	if rd.Stable != nil {
+		return s.Stable.Store(*rd.Stable)
+	}
+	return nil
+}
+
+// Restore reads what a peer starts from: stable state, the newest snapshot
+// (nil for none) and the log after it.
+func (s *Store) Restore() (core.Restored, *core.Snapshot, error) {
+	var r core.Restored
+	st, err := s.Stable.Load()
+	if err != nil {
+		return r, nil, err
+	}
+	r.Stable = st
+	var snap *core.Snapshot
+	latest, err := s.Snapshots.Latest()
+	switch {
+	case err == nil:
+		snap = &latest
+		r.Snapshot = latest.Meta
+	case !errors.Is(err, ErrNoSnapshot):
+		return r, nil, err
+	}
+	r.Entries, err = s.Log.Entries(r.Snapshot.Zxid)
+	return r, snap, err
+}
