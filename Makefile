@@ -34,5 +34,8 @@ clean: ## remove build output and peer data folders
 properties-golden: ## regenerate properties/testdata goldens with java.util.Properties (needs a JDK)
 	cd properties/testdata/gen && javac -d . GoldenGen.java && java -cp . GoldenGen ..
 
+sim: ## run the Zab simulator: make sim SEEDS=100000 FIRST=1
+	$(GO) run ./cmd/zab-sim --seeds $(SEEDS) --first $(FIRST)
+
 fuzz-properties: ## fuzz the properties reader for 60 s
 	$(GO) test ./properties -run '^$$' -fuzz FuzzLoad -fuzztime 60s

@@ -11,7 +11,7 @@ type followerState struct {
 	needAck   bool   // the log grew or a PING came: flush sends one ACK
 	pingRound uint64 // newest heartbeat round heard, echoed in ACKs
 	pending   []Entry
-	pendSent  int // tick pending requests were last sent
+	pendSent  int    // tick pending requests were last sent
 	baseSeq   uint64 // first sequence number of our requests in this attempt
 }
 

@@ -25,7 +25,9 @@ func newChecker() checker {
 }
 
 // proposalID makes a unique payload naming proposer, incarnation and count.
-func proposalID(proposer, inc, n uint64) uint64 { return proposer<<48 | (inc&0xffff)<<32 | n&0xffffffff }
+func proposalID(proposer, inc, n uint64) uint64 {
+	return proposer<<48 | (inc&0xffff)<<32 | n&0xffffffff
+}
 
 // delivered checks one delivery: agreement, total order, timestamps,
 // per-proposer order, no duplicates.

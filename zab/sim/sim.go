@@ -102,7 +102,7 @@ type peer struct {
 	inc      uint64 // incarnation, raised by every restart
 	skew     int64  // clock offset in nanoseconds
 	nextTick int64
-	pausedTo int64 // while now < pausedTo the process is stopped (a GC pause, SIGSTOP)
+	pausedTo int64          // while now < pausedTo the process is stopped (a GC pause, SIGSTOP)
 	syncNeed map[uint64]int // sync seq → messages delivered anywhere when Sync was called
 	maxCount uint32
 }

@@ -2,8 +2,10 @@ package sim
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -29,15 +31,26 @@ func TestSimulation(t *testing.T) {
 	if testing.Short() {
 		n = 200
 	}
+	const chunks = 4 // parallel subtests, so both cores work
+	var mu sync.Mutex
 	maxLive := 0
-	for seed := uint64(1); seed <= uint64(n); seed++ {
-		r := Run(Options{Seed: seed, Observers: -1})
-		if r.Failed() {
-			t.Errorf("%v\n  replay: ZAB_SEED=%d go test ./zab/sim -run TestSimulation -v", r, seed)
-		}
-		maxLive = max(maxLive, r.LivenessTicks)
+	t.Cleanup(func() {
+		t.Logf("%d schedules; slowest recovery after faults: %d ticks (bound %d)", n, maxLive, livenessBound)
+	})
+	for c := 0; c < chunks; c++ {
+		t.Run(fmt.Sprintf("seeds%d", c), func(t *testing.T) {
+			t.Parallel()
+			for seed := uint64(1 + c); seed <= uint64(n); seed += chunks {
+				r := Run(Options{Seed: seed, Observers: -1})
+				if r.Failed() {
+					t.Errorf("%v\n  replay: ZAB_SEED=%d go test ./zab/sim -run TestSimulation -v", r, seed)
+				}
+				mu.Lock()
+				maxLive = max(maxLive, r.LivenessTicks)
+				mu.Unlock()
+			}
+		})
 	}
-	t.Logf("%d schedules; slowest recovery after faults: %d ticks (bound %d)", n, maxLive, livenessBound)
 }
 
 func envInt(t *testing.T, key string, def int) int {
@@ -50,4 +63,20 @@ func envInt(t *testing.T, key string, def int) int {
 		t.Fatalf("%s=%q is not a positive number", key, s)
 	}
 	return n
+}
+
+// TestReplayIsExact runs seeds twice with a trace and compares the traces
+// byte for byte: a failing seed must replay exactly.
+func TestReplayIsExact(t *testing.T) {
+	for _, seed := range []uint64{7, 443, 2632, 16261} {
+		var a, b bytes.Buffer
+		ra := Run(Options{Seed: seed, Observers: -1, Trace: &a})
+		rb := Run(Options{Seed: seed, Observers: -1, Trace: &b})
+		if a.Len() < 1000 {
+			t.Fatalf("seed %d: trace of %d bytes is too short to mean anything", seed, a.Len())
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) || ra != rb {
+			t.Fatalf("seed %d: two runs differ (%d vs %d trace bytes; %v vs %v)", seed, a.Len(), b.Len(), ra, rb)
+		}
+	}
 }

@@ -143,3 +143,10 @@ func (s *MemSnapshots) Latest() (core.Snapshot, error) {
 func NewMemStore() *Store {
 	return &Store{Log: &MemLog{}, Stable: &MemStable{}, Snapshots: &MemSnapshots{}}
 }
+
+// Lose forgets every unsynced operation: a crash that kept nothing.
+func (l *MemLog) Lose() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pending = nil
+}
