@@ -6,10 +6,13 @@ PKGS    ?= ./...
 SEEDS   ?= 1000
 FIRST   ?= 1
 
-.PHONY: help build test check fmt-check vet clean properties-golden fuzz-properties sim
+.PHONY: help run build test check fmt-check vet clean properties-golden fuzz-properties sim
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
+
+run: ## the main job: 1,000 simulated Zab ensembles under faults, with a verdict
+	$(GO) run ./cmd/zab-sim --seeds 1000 --first 1
 
 build: ## compile every package and command into bin/
 	$(GO) build $(PKGS)

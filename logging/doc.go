@@ -33,5 +33,6 @@
 // Warn and Error entries, ALL is TRACE, and OFF writes nothing, not even
 // Panic entries. The log file is opened for appending, created with mode
 // 0644 if needed; its folder must exist. A relative path is relative to
-// the working directory, as for log4j and the data folders.
+// the folder of the properties file, as for the data folders (see
+// properties.Path), so a peer's file works from any working directory.
 package logging

@@ -64,7 +64,7 @@ func New(p *properties.Properties) (*logrus.Logger, io.Closer, error) {
 		return logger, nopCloser{}, nil
 	}
 	logger.SetLevel(level)
-	path := strings.TrimSpace(p.String(KeyFile, ""))
+	path := p.Path(KeyFile, "") // relative to the properties file's folder
 	if path == "" {
 		logger.SetOutput(os.Stderr)
 		return logger, nopCloser{}, nil

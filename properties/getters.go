@@ -2,6 +2,7 @@ package properties
 
 import (
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -125,4 +126,20 @@ func parseIndex(s string) (int, bool) {
 	}
 	n, err := strconv.Atoi(s)
 	return n, err == nil
+}
+
+// Path returns the value of key as a file system path, trimmed. A relative
+// path is taken relative to the folder of the file the properties came from
+// (for properties loaded from a reader or built in code: the working
+// directory), so a peer's file means the same wherever it is started from.
+// Absent or empty: def, resolved the same way.
+func (p *Properties) Path(key, def string) string {
+	v, ok := p.trimmed(key)
+	if !ok || v == "" {
+		v = def
+	}
+	if v == "" || filepath.IsAbs(v) || p.File() == "" {
+		return v
+	}
+	return filepath.Join(filepath.Dir(p.File()), v)
 }

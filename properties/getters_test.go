@@ -2,6 +2,8 @@ package properties
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,5 +115,31 @@ func TestIndexed(t *testing.T) {
 		q := mustLoad(t, "peer1=a\n"+bad+"=b\n")
 		_, err := q.Indexed("peer")
 		checkValueErr(t, err, bad, 2)
+	}
+}
+
+func TestPathIsRelativeToTheFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "peer.properties")
+	if err := os.WriteFile(file, []byte("rel = data/log \nabs=/var/x\nempty=\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ key, def, want string }{
+		{"rel", "", filepath.Join(dir, "data/log")},
+		{"abs", "", "/var/x"},
+		{"empty", "d", filepath.Join(dir, "d")},
+		{"missing", "", ""},
+	} {
+		if got := p.Path(tc.key, tc.def); got != tc.want {
+			t.Errorf("Path(%q, %q) = %q, want %q", tc.key, tc.def, got, tc.want)
+		}
+	}
+	q, _ := LoadString("rel=data")
+	if got := q.Path("rel", ""); got != "data" {
+		t.Errorf("properties from a string: Path = %q, want the value unchanged", got)
 	}
 }

@@ -130,7 +130,7 @@ func (c *Core) maybeCommit() {
 // snapshot is dropped; it times out and comes back for SNAP.
 func (c *Core) resendToStuck() {
 	const maxResend = 1024
-	for _, id := range c.followers() {
+	for _, id := range slices.Clone(c.followers()) { // dropPeer may change the list
 		ps := c.ld.peers[id]
 		if !ps.synced || ps.match >= c.log.last() || ps.match != ps.prevMatch {
 			ps.prevMatch, ps.stuck = ps.match, 0
@@ -141,7 +141,7 @@ func (c *Core) resendToStuck() {
 		}
 		ps.stuck = 0
 		if !c.log.contains(ps.match) {
-			delete(c.ld.peers, id)
+			c.dropPeer(id)
 			continue
 		}
 		es := c.log.after(ps.match)

@@ -54,7 +54,7 @@ func (c *Core) stepCEpoch(m Message) {
 	ps := c.ld.peers[m.From]
 	if ps == nil || ps.session != m.Session {
 		ps = &peerState{session: m.Session}
-		c.ld.peers[m.From] = ps
+		c.addPeer(m.From, ps)
 	}
 	ps.lastHeard = c.ticks
 	if c.ld.epoch != 0 {

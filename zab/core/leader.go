@@ -30,6 +30,7 @@ type leaderState struct {
 	initialLast Zxid            // last zxid of the history the epoch started with
 	selfMatch   Zxid            // own log durable up to here
 	peers       map[uint64]*peerState
+	ids         []uint64 // keys of peers, ascending: output never depends on map order
 	round       uint64 // heartbeat round last sent
 	pingWanted  bool   // a sync waits: send a heartbeat round at flush
 	commitDirty bool   // commit advanced: flush sends COMMIT
@@ -74,15 +75,25 @@ func (c *Core) stepLeader(m Message) {
 	}
 }
 
-// followers returns the peers with a current attempt, in id order, so
-// output never depends on map iteration.
-func (c *Core) followers() []uint64 {
-	ids := make([]uint64, 0, len(c.ld.peers))
-	for id := range c.ld.peers {
-		ids = append(ids, id)
+// followers returns the peers with a current attempt, in id order. The
+// slice is the leader's own: callers must not keep or change it.
+func (c *Core) followers() []uint64 { return c.ld.ids }
+
+// addPeer starts tracking a follower's attempt, replacing an older one.
+func (c *Core) addPeer(id uint64, ps *peerState) {
+	if _, ok := c.ld.peers[id]; !ok {
+		i, _ := slices.BinarySearch(c.ld.ids, id)
+		c.ld.ids = slices.Insert(c.ld.ids, i, id)
 	}
-	slices.Sort(ids)
-	return ids
+	c.ld.peers[id] = ps
+}
+
+// dropPeer forgets a follower; it must start over to come back.
+func (c *Core) dropPeer(id uint64) {
+	delete(c.ld.peers, id)
+	if i, ok := slices.BinarySearch(c.ld.ids, id); ok {
+		c.ld.ids = slices.Delete(c.ld.ids, i, i+1)
+	}
 }
 
 func (c *Core) tickLeader() {

@@ -94,6 +94,9 @@ func (l *MemLog) Entries(after core.Zxid) ([]core.Entry, error) {
 
 func (l *MemLog) Close() error { return nil }
 
+// RemoveBefore keeps everything: memory twins are small.
+func (l *MemLog) RemoveBefore(core.Zxid) error { return nil }
+
 // MemStable is the in-memory twin of the stable store.
 type MemStable struct {
 	mu sync.Mutex

@@ -22,6 +22,9 @@ type Log interface {
 	Sync() error
 	// Entries returns the durable entries above z, in order.
 	Entries(after core.Zxid) ([]core.Entry, error)
+	// RemoveBefore may drop entries at or below z, which a durable snapshot
+	// holds; implementations keep whatever is convenient.
+	RemoveBefore(z core.Zxid) error
 	Close() error
 }
 
@@ -44,6 +47,23 @@ type Store struct {
 	Log       Log
 	Stable    Stable
 	Snapshots Snapshots
+}
+
+// Close closes the log.
+func (s *Store) Close() error { return s.Log.Close() }
+
+// Warnings says what opening the store repaired or skipped: a torn log tail
+// cut, a damaged snapshot passed over. The runtime logs them; nothing is
+// lost that was acknowledged, but an operator wants to know.
+func (s *Store) Warnings() []string {
+	var out []string
+	if l, ok := s.Log.(interface{ Repaired() string }); ok && l.Repaired() != "" {
+		out = append(out, l.Repaired())
+	}
+	if sn, ok := s.Snapshots.(interface{ Skipped() []string }); ok {
+		out = append(out, sn.Skipped()...)
+	}
+	return out
 }
 
 // LatestSnapshot lets a Store serve as the core's SnapshotSource. With no

@@ -1,0 +1,193 @@
+package zab
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"net"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"zablab/logging"
+	"zablab/properties"
+)
+
+// Peer is one member of the ensemble: peer<i>=host:port[:observer].
+type Peer struct {
+	ID       uint64
+	Addr     string
+	Observer bool
+}
+
+// Config is a peer's configuration. ConfigFromProperties reads it from a
+// properties file; the defaults are ZooKeeper's.
+type Config struct {
+	ID          uint64        // myid
+	Peers       []Peer        // peer<i>, ascending by id; empty for SingleZab
+	DataLogDir  string        // dataLogDir: the transaction log (required)
+	DataSnapDir string        // dataSnapDir: snapshots and epochs (default: dataLogDir)
+	TickTime    time.Duration // tickTime in ms (default 2000)
+	InitLimit   int           // initLimit in ticks (default 10)
+	SyncLimit   int           // syncLimit in ticks (default 5)
+	SnapCount   int           // snapCount: deliveries between snapshots (default 100000)
+	Logger      logrus.FieldLogger
+	closeLog    io.Closer
+}
+
+// Defaults, as in ZooKeeper.
+const (
+	DefaultTickTime  = 2000 * time.Millisecond
+	DefaultInitLimit = 10
+	DefaultSyncLimit = 5
+	DefaultSnapCount = 100000
+)
+
+// ConfigFromProperties reads a peer's configuration. Every bad key or value
+// is an error naming the key, the file and the line. single says the peer
+// runs alone: then myid defaults to 1 and peer<i> keys are not needed.
+func ConfigFromProperties(p *properties.Properties, single bool) (Config, error) {
+	c := Config{}
+	if err := c.readIdentity(p, single); err != nil {
+		return c, err
+	}
+	if err := c.readTuning(p); err != nil {
+		return c, err
+	}
+	c.DataLogDir = p.Path("dataLogDir", "")
+	if c.DataLogDir == "" {
+		return c, p.Errorf("dataLogDir", ErrConfig, "is required: the folder of the transaction log")
+	}
+	c.DataSnapDir = p.Path("dataSnapDir", c.DataLogDir)
+	lg, closer, err := logging.New(p)
+	if err != nil {
+		return c, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	c.Logger, c.closeLog = lg, closer
+	return c, nil
+}
+
+func (c *Config) readIdentity(p *properties.Properties, single bool) error {
+	def := 0
+	if single {
+		def = 1
+	}
+	id, err := p.Int("myid", def)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if id <= 0 {
+		return p.Errorf("myid", ErrConfig, "must be a positive number (the peer's id), got %d", id)
+	}
+	c.ID = uint64(id)
+	if single {
+		return nil
+	}
+	peers, err := p.Indexed("peer")
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	for i, v := range peers {
+		peer, err := parsePeer(uint64(i), v)
+		if err != nil {
+			return p.Errorf(fmt.Sprintf("peer%d", i), ErrConfig, "%v", err)
+		}
+		c.Peers = append(c.Peers, peer)
+	}
+	slices.SortFunc(c.Peers, func(a, b Peer) int { return cmp.Compare(a.ID, b.ID) })
+	return c.checkPeers(p)
+}
+
+// parsePeer reads host:port[:observer].
+func parsePeer(id uint64, v string) (Peer, error) {
+	v = strings.TrimSpace(v)
+	peer := Peer{ID: id}
+	if rest, ok := strings.CutSuffix(v, ":observer"); ok {
+		v, peer.Observer = rest, true
+	} else if rest, ok := strings.CutSuffix(v, ":participant"); ok {
+		v = rest
+	}
+	host, port, err := net.SplitHostPort(v)
+	if err != nil || host == "" || port == "" {
+		return peer, fmt.Errorf("%q is not host:port or host:port:observer", v)
+	}
+	peer.Addr = v
+	return peer, nil
+}
+
+func (c *Config) checkPeers(p *properties.Properties) error {
+	if len(c.Peers) == 0 {
+		return p.Errorf("peer1", ErrConfig, "no peer<i>=host:port keys: an ensemble needs its members")
+	}
+	addrs := map[string]uint64{}
+	voters, me := 0, false
+	for _, peer := range c.Peers {
+		if other, dup := addrs[peer.Addr]; dup {
+			return p.Errorf(fmt.Sprintf("peer%d", peer.ID), ErrConfig, "address %s is also peer%d's", peer.Addr, other)
+		}
+		addrs[peer.Addr] = peer.ID
+		if !peer.Observer {
+			voters++
+		}
+		me = me || peer.ID == c.ID
+	}
+	if voters == 0 {
+		return p.Errorf("peer1", ErrConfig, "every peer is an observer: at least one must vote")
+	}
+	if !me {
+		return p.Errorf("myid", ErrConfig, "%d has no peer%d=host:port entry", c.ID, c.ID)
+	}
+	return nil
+}
+
+func (c *Config) readTuning(p *properties.Properties) error {
+	var err error
+	if c.TickTime, err = p.Millis("tickTime", DefaultTickTime); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if c.TickTime < time.Millisecond {
+		return p.Errorf("tickTime", ErrConfig, "must be at least 1 ms")
+	}
+	for _, k := range []struct {
+		key string
+		dst *int
+		def int
+		min int
+	}{{"initLimit", &c.InitLimit, DefaultInitLimit, 2}, {"syncLimit", &c.SyncLimit, DefaultSyncLimit, 2},
+		{"snapCount", &c.SnapCount, DefaultSnapCount, 1}} {
+		if *k.dst, err = p.Int(k.key, k.def); err != nil {
+			return fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+		if *k.dst < k.min {
+			return p.Errorf(k.key, ErrConfig, "must be at least %d, got %d", k.min, *k.dst)
+		}
+	}
+	return nil
+}
+
+// addr returns the address of peer id, or "".
+func (c *Config) addr(id uint64) string {
+	for _, p := range c.Peers {
+		if p.ID == id {
+			return p.Addr
+		}
+	}
+	return ""
+}
+
+// ids splits the peers into voters and observers.
+func (c *Config) ids() (voters, observers []uint64) {
+	if len(c.Peers) == 0 {
+		return []uint64{c.ID}, nil
+	}
+	for _, p := range c.Peers {
+		if p.Observer {
+			observers = append(observers, p.ID)
+		} else {
+			voters = append(voters, p.ID)
+		}
+	}
+	return voters, observers
+}

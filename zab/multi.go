@@ -1,0 +1,40 @@
+package zab
+
+import (
+	"net"
+
+	"zablab/properties"
+	"zablab/zab/transport"
+)
+
+// MultiZab is one peer of an ensemble, talking to the others over TCP.
+type MultiZab struct{ *node }
+
+// NewMultiZab builds one peer of an ensemble from its properties (myid,
+// peer<i>=host:port[:observer], dataLogDir, ...). Call Startup to start it.
+func NewMultiZab(cb Callback, p *properties.Properties) (*MultiZab, error) {
+	cfg, err := ConfigFromProperties(p, false)
+	if err != nil {
+		return nil, err
+	}
+	return newMultiZab(cb, cfg, nil)
+}
+
+// newMultiZab also takes a listener already bound, as tests need.
+func newMultiZab(cb Callback, cfg Config, ln net.Listener) (*MultiZab, error) {
+	peers := map[uint64]string{}
+	for _, p := range cfg.Peers {
+		peers[p.ID] = p.Addr
+	}
+	newTr := func() (transport.Transport, error) {
+		return transport.NewTCP(transport.TCPConfig{ID: cfg.ID, Peers: peers, Listener: ln,
+			Logger: cfg.Logger.WithField("peer", cfg.ID)})
+	}
+	n, err := newNode(cb, cfg, newTr)
+	if err != nil {
+		return nil, err
+	}
+	return &MultiZab{n}, nil
+}
+
+var _ Zab = (*MultiZab)(nil)

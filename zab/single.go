@@ -1,0 +1,24 @@
+package zab
+
+import "zablab/properties"
+
+// SingleZab is one peer alone: its own quorum, with a durable log and
+// snapshots but no network. It keeps every guarantee of MultiZab.
+type SingleZab struct{ *node }
+
+// NewSingleZab builds a lone peer from its properties (myid defaults to 1;
+// dataLogDir is required). Call Startup to start it.
+func NewSingleZab(cb Callback, p *properties.Properties) (*SingleZab, error) {
+	cfg, err := ConfigFromProperties(p, true)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Peers = nil
+	n, err := newNode(cb, cfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &SingleZab{n}, nil
+}
+
+var _ Zab = (*SingleZab)(nil)

@@ -1,0 +1,246 @@
+package storage
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"zablab/zab/core"
+)
+
+// Append buffers es at the end of the log; Sync makes them durable. Zxids
+// must increase, also across calls. A batch with a bad entry is refused
+// whole, with an error wrapping ErrBadEntry.
+func (l *FileLog) Append(es []core.Entry) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.usable(); err != nil {
+		return err
+	}
+	if err := l.checkOrder(es); err != nil {
+		return err
+	}
+	for _, e := range es {
+		if err := l.appendOne(e); err != nil {
+			l.err = err
+			return err
+		}
+	}
+	return nil
+}
+
+// checkOrder refuses a batch that would break the log's zxid order: file
+// names, RemoveBefore and TruncateAfter rely on it.
+func (l *FileLog) checkOrder(es []core.Entry) error {
+	prev, have := l.last, len(l.segs) > 0
+	for _, e := range es {
+		if have && e.Zxid <= prev {
+			return fmt.Errorf("%w: zxid %v does not follow %v in %s", ErrBadEntry, e.Zxid, prev, l.dir)
+		}
+		if len(e.Data) > maxPayloadSize-recFixedSize {
+			return fmt.Errorf("%w: zxid %v: %d bytes of data is too much for one record", ErrBadEntry, e.Zxid, len(e.Data))
+		}
+		prev, have = e.Zxid, true
+	}
+	return nil
+}
+
+func (l *FileLog) appendOne(e core.Entry) error {
+	if l.f == nil || l.off >= l.opts.MaxFileBytes {
+		if err := l.rotate(e.Zxid); err != nil {
+			return err
+		}
+	}
+	l.buf = appendRecord(l.buf[:0], e)
+	if err := l.reserve(l.off + int64(len(l.buf))); err != nil {
+		return err
+	}
+	if _, err := l.w.Write(l.buf); err != nil {
+		return err
+	}
+	l.off += int64(len(l.buf))
+	l.last = e.Zxid
+	return nil
+}
+
+// rotate starts a new file whose first record will be first.
+func (l *FileLog) rotate(first core.Zxid) error {
+	if l.f != nil {
+		// Recovery repairs only the newest file, so an older one must be
+		// durable in full before a newer one can hold a record.
+		if err := l.syncLocked(); err != nil {
+			return err
+		}
+		// Give back the preallocated space; a crash before this is durable
+		// only leaves zeros, which readers skip.
+		if err := l.f.Truncate(l.off); err != nil {
+			return fmt.Errorf("storage: truncate %s: %w", l.f.Name(), err)
+		}
+		if err := l.closeFile(); err != nil {
+			return err
+		}
+	}
+	path := filepath.Join(l.dir, zxidName(logPrefix, first))
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("storage: create log file: %w", err)
+	}
+	if _, err := f.WriteAt(logHeader(), 0); err != nil {
+		f.Close()
+		return fmt.Errorf("storage: write %s: %w", path, err)
+	}
+	// The file's name must be durable before its records can be; Sync
+	// fsyncs the file only.
+	if err := syncDir(l.dir); err != nil {
+		f.Close()
+		return err
+	}
+	l.segs = append(l.segs, segment{first: first, path: path})
+	l.useFile(f, logHeaderSize, logHeaderSize)
+	l.synced = 0 // not even the header is durable yet
+	return nil
+}
+
+// reserve makes sure the file is allocated up to offset need.
+func (l *FileLog) reserve(need int64) error {
+	if l.opts.PreallocBytes < 0 || need <= l.alloc {
+		return nil
+	}
+	// Grow in steps, but not far past MaxFileBytes: the file stops growing
+	// there and rotation would give the excess back at once.
+	target := max(need, min(l.alloc+l.opts.PreallocBytes, l.opts.MaxFileBytes))
+	if err := preallocate(l.f, l.alloc, target-l.alloc); err != nil {
+		return err
+	}
+	l.alloc = target
+	return nil
+}
+
+// Sync makes every appended entry durable with a single fsync.
+func (l *FileLog) Sync() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.usable(); err != nil {
+		return err
+	}
+	if err := l.syncLocked(); err != nil {
+		l.err = err
+		return err
+	}
+	return nil
+}
+
+func (l *FileLog) syncLocked() error {
+	if l.f == nil || l.synced == l.off {
+		return nil
+	}
+	if err := l.w.Flush(); err != nil {
+		return err
+	}
+	if err := syncData(l.f); err != nil {
+		return err
+	}
+	l.synced = l.off
+	l.syncs++
+	return nil
+}
+
+// TruncateAfter drops every entry above z. Unlike Append it is durable when
+// it returns: it is rare (a follower dropping proposals a new leader does not
+// have), and doing it at once means no later crash can resurrect the
+// dropped entries beneath newer ones.
+func (l *FileLog) TruncateAfter(z core.Zxid) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.usable(); err != nil {
+		return err
+	}
+	if len(l.segs) == 0 || z >= l.last {
+		return nil
+	}
+	if err := l.truncateLocked(z); err != nil {
+		l.err = err
+		return err
+	}
+	return nil
+}
+
+func (l *FileLog) truncateLocked(z core.Zxid) error {
+	// Buffered records go to the file first, so the cut point can be found
+	// by reading it.
+	if err := l.w.Flush(); err != nil {
+		return err
+	}
+	// Newest file first, each removal durable before the next: a crash in
+	// between leaves a prefix of the old log, never one with a hole.
+	for len(l.segs) > 0 && l.segs[len(l.segs)-1].first > z {
+		if err := l.closeFile(); err != nil {
+			return err
+		}
+		if err := removeDurably(l.dir, l.segs[len(l.segs)-1].path); err != nil {
+			return err
+		}
+		l.segs = l.segs[:len(l.segs)-1]
+	}
+	if len(l.segs) == 0 {
+		return nil
+	}
+	seg := l.segs[len(l.segs)-1]
+	if l.f == nil {
+		if err := l.openLast(); err != nil { // l.off is refreshed by cutAfter
+			return err
+		}
+	}
+	return l.cutAfter(seg, z)
+}
+
+// cutAfter truncates the open last segment after its last record <= z.
+func (l *FileLog) cutAfter(seg segment, z core.Zxid) error {
+	cut, last := int64(logHeaderSize), core.Zxid(0)
+	err := readSegment(seg, -1, func(e core.Entry) {
+		if e.Zxid <= z {
+			cut += recHeaderSize + recFixedSize + int64(len(e.Data))
+			last = e.Zxid
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if err := l.f.Truncate(cut); err != nil {
+		return fmt.Errorf("storage: truncate %s: %w", seg.path, err)
+	}
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("storage: sync %s: %w", seg.path, err)
+	}
+	l.useFile(l.f, cut, cut)
+	l.last = last
+	return nil
+}
+
+// RemoveBefore deletes the log files whose entries are all at or below z,
+// typically z is the newest snapshot's zxid. The file holding z itself and
+// the newest file stay, so Entries(z) is unchanged. The removal is durable
+// when RemoveBefore returns.
+func (l *FileLog) RemoveBefore(z core.Zxid) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.usable(); err != nil {
+		return err
+	}
+	n := 0
+	for n+1 < len(l.segs) && l.segs[n+1].first <= z {
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	// Oldest first: a crash midway leaves a suffix that still holds
+	// everything above z.
+	for _, seg := range l.segs[:n] {
+		if err := os.Remove(seg.path); err != nil {
+			return fmt.Errorf("storage: remove log file: %w", err)
+		}
+	}
+	l.segs = append(l.segs[:0], l.segs[n:]...)
+	return syncDir(l.dir)
+}

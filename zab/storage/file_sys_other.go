@@ -1,0 +1,25 @@
+//go:build !linux
+
+package storage
+
+import (
+	"fmt"
+	"os"
+)
+
+// preallocate grows f to off+length. Without fallocate the new range is a
+// hole; the reader stops at its zeros all the same.
+func preallocate(f *os.File, off, length int64) error {
+	if err := f.Truncate(off + length); err != nil {
+		return fmt.Errorf("storage: preallocate %s: %w", f.Name(), err)
+	}
+	return nil
+}
+
+// syncData makes f's data durable (F_FULLFSYNC on macOS).
+func syncData(f *os.File) error {
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("storage: sync %s: %w", f.Name(), err)
+	}
+	return nil
+}
