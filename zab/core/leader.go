@@ -31,9 +31,9 @@ type leaderState struct {
 	selfMatch   Zxid            // own log durable up to here
 	peers       map[uint64]*peerState
 	ids         []uint64 // keys of peers, ascending: output never depends on map order
-	round       uint64 // heartbeat round last sent
-	pingWanted  bool   // a sync waits: send a heartbeat round at flush
-	commitDirty bool   // commit advanced: flush sends COMMIT
+	round       uint64   // heartbeat round last sent
+	pingWanted  bool     // a sync waits: send a heartbeat round at flush
+	commitDirty bool     // commit advanced: flush sends COMMIT
 	syncWaits   []syncWait
 }
 
