@@ -34,12 +34,23 @@ func early(m core.Message) bool {
 	return m.Type == core.MsgPropose || m.Type == core.MsgCommit || m.Type == core.MsgPing
 }
 
+// send sends the messages that may leave now (first) or the rest. Order per
+// destination is kept: once a message to a peer must wait for the disk,
+// every later message to that peer waits too.
 func (n *node) send(ms []core.Message, first bool) {
 	if n.tr == nil {
 		return
 	}
+	var held map[uint64]bool
 	for _, m := range ms {
-		if early(m) == first {
+		now := early(m) && !held[m.To]
+		if !now && held == nil {
+			held = map[uint64]bool{}
+		}
+		if !now {
+			held[m.To] = true
+		}
+		if now == first {
 			n.tr.Send(m)
 		}
 	}
@@ -122,8 +133,10 @@ func (s *snapshotter) maybeTake(n *node) {
 		n.lg.WithError(err).Error("snapshot not saved")
 		return
 	}
-	n.core.Compact(meta.Zxid)
 	if s.prev != 0 {
+		// Memory and disk keep the log back to the previous snapshot, so a
+		// follower up to snapCount behind still gets a DIFF, not a SNAP.
+		n.core.Compact(s.prev)
 		if err := n.store.Log.RemoveBefore(s.prev); err != nil {
 			n.lg.WithError(err).Warn("old log files not removed")
 		}

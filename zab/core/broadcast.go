@@ -148,6 +148,7 @@ func (c *Core) resendToStuck() {
 		if len(es) > maxResend {
 			es = es[:maxResend]
 		}
+		c.logger().WithField("follower", id).Debugf("follower stuck at %s: resending %d entries", ps.match, len(es))
 		c.sendEntries(id, ps, ps.match, es)
 	}
 }

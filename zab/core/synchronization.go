@@ -24,8 +24,8 @@ func (c *Core) sendNewLeader(to uint64, ps *peerState) {
 		m.Mode, m.Zxid = SyncTrunc, z
 	} else {
 		snap, err := c.cfg.Snapshots.LatestSnapshot()
-		if err != nil || snap.Meta != c.log.base {
-			c.logger().WithError(err).WithField("follower", to).Error("no snapshot matching the log for SNAP; follower must retry")
+		if err != nil || !c.log.contains(snap.Meta.Zxid) || snap.Meta.Zxid > c.commit {
+			c.logger().WithError(err).WithField("follower", to).Error("no snapshot within the log for SNAP; follower must retry")
 			return
 		}
 		m.Mode, m.Zxid, m.Snapshot = SyncSnap, snap.Meta.Zxid, &snap
