@@ -142,7 +142,9 @@ func (c *cluster) dumpLogs() {
 	}
 }
 
-func (c *cluster) file(i int) string { return filepath.Join(c.dir, fmt.Sprintf("peer%d.properties", i)) }
+func (c *cluster) file(i int) string {
+	return filepath.Join(c.dir, fmt.Sprintf("peer%d.properties", i))
+}
 
 // freePorts picks n free ports below 32768 (Linux's ephemeral range starts
 // there, so a listener above could find its port taken).
