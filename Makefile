@@ -6,7 +6,7 @@ PKGS    ?= ./...
 SEEDS   ?= 1000
 FIRST   ?= 1
 
-.PHONY: help run build test check fmt-check vet clean properties-golden fuzz-properties sim
+.PHONY: bench-zab help run build test check fmt-check vet clean properties-golden fuzz-properties sim
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -39,6 +39,11 @@ properties-golden: ## regenerate properties/testdata goldens with java.util.Prop
 
 sim: ## run the Zab simulator: make sim SEEDS=100000 FIRST=1
 	$(GO) run ./cmd/zab-sim --seeds $(SEEDS) --first $(FIRST)
+
+bench-zab: ## 3-peer Zab ensemble on loopback, fsync on: throughput, latency, failover
+	@mkdir -p bin
+	$(GO) build -o bin/zab-bench ./cmd/zab-bench
+	./bin/zab-bench --proposers 1,64 --duration 5s
 
 fuzz-properties: ## fuzz the properties reader for 60 s
 	$(GO) test ./properties -run '^$$' -fuzz FuzzLoad -fuzztime 60s
