@@ -6,7 +6,7 @@ PKGS    ?= ./...
 SEEDS   ?= 1000
 FIRST   ?= 1
 
-.PHONY: bench-zab help run build test check fmt-check vet clean properties-golden fuzz-properties sim
+.PHONY: peer bench-zab help run build test check fmt-check vet clean properties-golden fuzz-properties sim
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -39,6 +39,10 @@ properties-golden: ## regenerate properties/testdata goldens with java.util.Prop
 
 sim: ## run the Zab simulator: make sim SEEDS=100000 FIRST=1
 	$(GO) run ./cmd/zab-sim --seeds $(SEEDS) --first $(FIRST)
+
+ID ?= 1
+peer: ## start peer ID (1..3) of the 3-peer demo ensemble; type lines to propose them
+	$(GO) run ./cmd/zab-demo --config testdata/ensemble3/peer$(ID).properties
 
 bench-zab: ## 3-peer Zab ensemble on loopback, fsync on: throughput, latency, failover
 	@mkdir -p bin

@@ -3,6 +3,7 @@ package zab
 import (
 	"bytes"
 	"fmt"
+	"io"
 
 	"zablab/zab/core"
 )
@@ -124,13 +125,8 @@ func (s *snapshotter) maybeTake(n *node) {
 	}
 	s.since = 0
 	meta := core.SnapshotMeta{Zxid: s.last.Zxid, Timestamp: s.last.Timestamp}
-	var buf bytes.Buffer
-	if err := n.cb.GetState(&buf); err != nil {
-		n.lg.WithError(err).Error("GetState failed; no snapshot taken")
-		return
-	}
-	if err := n.store.Snapshots.Save(core.Snapshot{Meta: meta, Data: buf.Bytes()}); err != nil {
-		n.lg.WithError(err).Error("snapshot not saved")
+	if err := saveSnapshot(n, meta); err != nil {
+		n.lg.WithError(err).Error("no snapshot taken")
 		return
 	}
 	if s.prev != 0 {
@@ -142,5 +138,21 @@ func (s *snapshotter) maybeTake(n *node) {
 		}
 	}
 	s.prev = meta.Zxid
-	n.lg.WithField("zxid", meta.Zxid).Infof("snapshot taken (%d bytes)", buf.Len())
+	n.lg.WithField("zxid", meta.Zxid).Info("snapshot taken")
+}
+
+// saveSnapshot streams GetState to the snapshot store when it can, so a
+// large state is not held in memory twice.
+func saveSnapshot(n *node, meta core.SnapshotMeta) error {
+	type streamer interface {
+		SaveFrom(core.SnapshotMeta, func(io.Writer) error) error
+	}
+	if st, ok := n.store.Snapshots.(streamer); ok {
+		return st.SaveFrom(meta, n.cb.GetState)
+	}
+	var buf bytes.Buffer
+	if err := n.cb.GetState(&buf); err != nil {
+		return fmt.Errorf("GetState: %w", err)
+	}
+	return n.store.Snapshots.Save(core.Snapshot{Meta: meta, Data: buf.Bytes()})
 }
