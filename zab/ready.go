@@ -62,7 +62,7 @@ func (n *node) callbacks(evs []core.Event) error {
 	for _, ev := range evs {
 		switch ev.Kind {
 		case core.EventStatus:
-			n.lg.WithField("leader", ev.Leader).Infof("status %s", ev.Role)
+			n.lg.WithField("leader", ev.Leader).Debugf("status %s", ev.Role) // the core logged the change
 			n.cb.Status(ev.Role, n.leaderAddr(ev))
 		case core.EventRestore:
 			if err := n.snaps.restore(n, ev.Snapshot); err != nil {

@@ -115,7 +115,9 @@ func measureFailover(kids []*child, leader int) error {
 	kids[f].send("trickle")
 	time.Sleep(500 * time.Millisecond) // let the trickle run steadily before the kill
 	kids[f].send("arm")
-	time.Sleep(50 * time.Millisecond) // the arm command must be read before the kill
+	if _, err := kids[f].expect("ARMED", 10*time.Second); err != nil {
+		return err
+	}
 	t0 := time.Now().UnixNano()
 	if err := kids[leader].cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		return err

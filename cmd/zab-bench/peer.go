@@ -79,6 +79,7 @@ func (pr *peer) command(f []string) {
 		pr.mu.Lock()
 		pr.armed, pr.looked, pr.firstAt = true, false, 0
 		pr.mu.Unlock()
+		pr.say("ARMED")
 	case len(f) == 1 && f[0] == "report":
 		go pr.report()
 	}

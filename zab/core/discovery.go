@@ -131,7 +131,7 @@ func (c *Core) maybeEstablish() {
 	c.persistStable()
 	c.ld.initialLast = c.log.last()
 	c.ld.selfMatch = c.durableLast()
-	c.logger().Infof("epoch %d established", c.ld.epoch)
+	c.logger().Debugf("epoch %d established", c.ld.epoch)
 	for _, id := range c.followers() {
 		if ps := c.ld.peers[id]; ps.acked {
 			c.sendNewLeader(id, ps)

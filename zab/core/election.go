@@ -42,8 +42,8 @@ func (c *Core) selfVote() Vote {
 	return Vote{Leader: c.cfg.ID, Epoch: c.stable.CurrentEpoch, Zxid: c.log.last()}
 }
 
-// better reports whether w beats v. The AcceptOldEpoch-style bug switch
-// ElectionIgnoresZxid makes ids alone decide.
+// better reports whether w beats v; with the ElectionIgnoresZxid bug
+// switched on, ids alone decide.
 func (c *Core) better(w, v Vote) bool {
 	if c.cfg.Bugs.ElectionIgnoresZxid {
 		return w.Leader > v.Leader

@@ -19,7 +19,7 @@ type followerState struct {
 func (c *Core) becomeFollower(leader uint64) {
 	c.role, c.phase, c.leader, c.ticks = Following, Discovery, leader, 0
 	c.fol = followerState{session: c.cfg.Rand.Uint64() | 1}
-	c.logger().WithField("leader", leader).Infof("following %d: discovery", leader)
+	c.logger().WithField("leader", leader).Debugf("following %d: discovery", leader)
 	c.sendCEpoch()
 }
 

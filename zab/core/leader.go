@@ -46,7 +46,7 @@ func (c *Core) becomeLeader() {
 		ackedEpoch:  map[uint64]bool{},
 		peers:       map[uint64]*peerState{},
 	}
-	c.logger().Info("elected: leading discovery")
+	c.logger().Debug("elected: leading discovery")
 	c.maybeChooseEpoch()
 }
 
