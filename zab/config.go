@@ -43,6 +43,7 @@ const (
 	DefaultInitLimit = 10
 	DefaultSyncLimit = 5
 	DefaultSnapCount = 100000
+	MinTickTime      = 10 * time.Millisecond
 )
 
 // ConfigFromProperties reads a peer's configuration. Every bad key or value
@@ -147,8 +148,8 @@ func (c *Config) readTuning(p *properties.Properties) error {
 	if c.TickTime, err = p.Millis("tickTime", DefaultTickTime); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	if c.TickTime < time.Millisecond {
-		return p.Errorf("tickTime", ErrConfig, "must be at least 1 ms")
+	if c.TickTime < MinTickTime {
+		return p.Errorf("tickTime", ErrConfig, "must be at least %d ms: peers resend after 2 ticks and give up after syncLimit, faster than a disk can sync", MinTickTime/time.Millisecond)
 	}
 	for _, k := range []struct {
 		key string

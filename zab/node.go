@@ -1,8 +1,10 @@
 package zab
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	mrand "math/rand/v2"
 	"sync"
@@ -26,12 +28,16 @@ type node struct {
 	newTr func() (transport.Transport, error)
 	core  *core.Core
 
-	mu      sync.Mutex // guards state
-	state   int        // stopped, running, closed
-	reqs    chan request
-	quit    chan struct{}
-	done    chan struct{}
-	failure error // why run stopped by itself; read after done
+	mu    sync.Mutex // guards state and the channels' creation
+	state int        // stopped, running, closed
+	quit  chan struct{}
+	done  chan struct{}
+	// coreMu guards core. run holds it while it steps the core and takes a
+	// Ready, never while it writes to disk or calls the application, so
+	// Propose and Sync, even from inside a callback, only wait for a step.
+	coreMu  sync.Mutex
+	wake    chan struct{} // Propose and Sync ask run to process the core's output
+	failure error         // why run stopped by itself; set before done closes
 
 	snaps snapshotter
 }
@@ -41,18 +47,6 @@ const (
 	running
 	closed
 )
-
-// request is a Propose or Sync handed to the core's goroutine.
-type request struct {
-	sync  bool
-	data  []byte
-	reply chan reply
-}
-
-type reply struct {
-	cookie TxnCookie
-	err    error
-}
 
 func newNode(cb Callback, cfg Config, newTr func() (transport.Transport, error)) (*node, error) {
 	if cb == nil {
@@ -73,9 +67,10 @@ func (n *node) Startup() error {
 		return fmt.Errorf("%w: Startup called twice", ErrConfig)
 	}
 	if err := n.open(); err != nil {
+		n.closeLog()
 		return err
 	}
-	n.reqs = make(chan request, 1024)
+	n.wake = make(chan struct{}, 1)
 	n.quit, n.done = make(chan struct{}), make(chan struct{})
 	n.state = running
 	go n.run()
@@ -122,13 +117,15 @@ func (n *node) buildCore(restored core.Restored) error {
 		Snapshots: n.store, Logger: n.cfg.Logger,
 	}, restored)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrStorage, err)
+		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	n.core = c
 	return nil
 }
 
-// Shutdown stops the goroutine, closes the transport and the storage.
+// Shutdown stops the goroutine, closes the transport and the storage. It
+// returns why the peer had stopped by itself, if it had. It must not be
+// called from a callback: it waits for the goroutine that runs them.
 func (n *node) Shutdown() error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -138,48 +135,61 @@ func (n *node) Shutdown() error {
 	n.state = closed
 	close(n.quit)
 	<-n.done
-	var err error
+	err := n.failure
 	if n.tr != nil {
-		err = n.tr.Close()
+		err = errors.Join(err, n.tr.Close())
 	}
-	if cerr := n.store.Close(); err == nil {
-		err = cerr
-	}
-	if n.cfg.closeLog != nil {
-		_ = n.cfg.closeLog.Close()
-	}
+	err = errors.Join(err, n.store.Close())
+	n.closeLog()
 	return err
 }
 
+func (n *node) closeLog() {
+	if n.cfg.closeLog != nil {
+		_ = n.cfg.closeLog.Close()
+	}
+}
+
+// Propose hands a copy of message to the core: the caller may reuse its
+// buffer at once.
 func (n *node) Propose(message []byte) (TxnCookie, error) {
 	if len(message) > MaxMessage {
 		return TxnCookie{}, fmt.Errorf("%w: %d bytes, at most %d", ErrTooLarge, len(message), MaxMessage)
 	}
-	return n.ask(request{data: message})
+	data := bytes.Clone(message)
+	return n.call(func() (uint64, error) { return n.core.Propose(data, time.Now().UnixNano()) })
 }
 
-func (n *node) Sync() (TxnCookie, error) { return n.ask(request{sync: true}) }
+func (n *node) Sync() (TxnCookie, error) { return n.call(func() (uint64, error) { return n.core.Sync() }) }
 
-// ask hands r to the core's goroutine and waits for its answer.
-func (n *node) ask(r request) (TxnCookie, error) {
+// call runs f on the core and wakes the core's goroutine to carry out the
+// result. Callbacks may call it: run never holds coreMu while calling them.
+func (n *node) call(f func() (uint64, error)) (TxnCookie, error) {
 	n.mu.Lock()
-	state, reqs, done := n.state, n.reqs, n.done
+	state, done := n.state, n.done
 	n.mu.Unlock()
 	if state == stopped {
 		return TxnCookie{}, ErrNotStarted
 	}
-	r.reply = make(chan reply, 1)
 	select {
-	case reqs <- r:
 	case <-done:
+		if n.failure != nil {
+			return TxnCookie{}, fmt.Errorf("%w: %w", ErrClosed, n.failure)
+		}
 		return TxnCookie{}, ErrClosed
+	default:
+	}
+	n.coreMu.Lock()
+	seq, err := f()
+	n.coreMu.Unlock()
+	if err != nil {
+		return TxnCookie{}, err
 	}
 	select {
-	case rep := <-r.reply:
-		return rep.cookie, rep.err
-	case <-done:
-		return TxnCookie{}, ErrClosed
+	case n.wake <- struct{}{}:
+	default: // a wake-up is pending already
 	}
+	return TxnCookie{Proposer: n.cfg.ID, Seq: seq}, nil
 }
 
 // run is the core's goroutine: it turns time into ticks, hands in messages
@@ -197,22 +207,26 @@ func (n *node) run() {
 		case <-n.quit:
 			return
 		case <-ticker.C:
+			n.coreMu.Lock()
 			n.core.Tick(time.Now().UnixNano())
+			n.coreMu.Unlock()
 		case m, ok := <-recv:
 			if !ok {
 				return
 			}
+			n.coreMu.Lock()
 			n.core.Step(m, time.Now().UnixNano())
-		case r := <-n.reqs:
-			n.handle(r)
+			n.gather(recv)
+			n.coreMu.Unlock()
+		case <-n.wake:
 		}
-		n.gather(recv)
 		n.process()
 	}
 	n.lg.WithError(n.failure).Error("peer stopped: it cannot go on safely")
+	n.cb.Status(Looking, "") // messages in flight are lost: the application must know
 }
 
-// gather takes whatever else is waiting, so one disk write serves them all.
+// gather steps whatever else has arrived, so one disk write serves it all.
 func (n *node) gather(recv <-chan core.Message) {
 	for i := 0; i < 4096; i++ {
 		select {
@@ -221,21 +235,8 @@ func (n *node) gather(recv <-chan core.Message) {
 				return
 			}
 			n.core.Step(m, time.Now().UnixNano())
-		case r := <-n.reqs:
-			n.handle(r)
 		default:
 			return
 		}
 	}
-}
-
-func (n *node) handle(r request) {
-	var seq uint64
-	var err error
-	if r.sync {
-		seq, err = n.core.Sync()
-	} else {
-		seq, err = n.core.Propose(r.data, time.Now().UnixNano())
-	}
-	r.reply <- reply{cookie: TxnCookie{Proposer: n.cfg.ID, Seq: seq}, err: err}
 }

@@ -12,8 +12,14 @@ import (
 // messages that vouch for nothing leave first, then one persist with one
 // fsync, then the rest of the messages, then the callbacks.
 func (n *node) process() {
-	for n.failure == nil && n.core.HasReady() {
+	for n.failure == nil {
+		n.coreMu.Lock()
+		if !n.core.HasReady() {
+			n.coreMu.Unlock()
+			return
+		}
 		rd := n.core.Ready()
+		n.coreMu.Unlock()
 		n.send(rd.Messages, true)
 		if err := n.store.Persist(&rd); err != nil {
 			n.failure = fmt.Errorf("%w: %w", ErrStorage, err)
@@ -24,7 +30,9 @@ func (n *node) process() {
 			n.failure = err
 			return
 		}
+		n.coreMu.Lock()
 		n.core.Advance(rd)
+		n.coreMu.Unlock()
 		n.snaps.maybeTake(n)
 	}
 }
@@ -132,7 +140,9 @@ func (s *snapshotter) maybeTake(n *node) {
 	if s.prev != 0 {
 		// Memory and disk keep the log back to the previous snapshot, so a
 		// follower up to snapCount behind still gets a DIFF, not a SNAP.
+		n.coreMu.Lock()
 		n.core.Compact(s.prev)
+		n.coreMu.Unlock()
 		if err := n.store.Log.RemoveBefore(s.prev); err != nil {
 			n.lg.WithError(err).Warn("old log files not removed")
 		}

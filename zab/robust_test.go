@@ -76,12 +76,12 @@ func single(t *testing.T, dir string, snapCount int) (*SingleZab, *recorder, *lo
 func fill(t *testing.T, z *SingleZab, app *recorder, n int) []string {
 	t.Helper()
 	waitFor(t, "leading", 5*time.Second, func() bool { _, s := app.snapshot(); return s == Leading })
-	for i := 0; i < n; i++ {
+	for i := 0; i < n; i++ { // one at a time: snapshots come every snapCount deliveries, not batches
 		if _, err := z.Propose([]byte(fmt.Sprintf("m%d", i))); err != nil {
 			t.Fatal(err)
 		}
+		waitFor(t, "delivery", 5*time.Second, func() bool { got, _ := app.snapshot(); return len(got) == i+1 })
 	}
-	waitFor(t, "delivery", 5*time.Second, func() bool { got, _ := app.snapshot(); return len(got) == n })
 	got, _ := app.snapshot()
 	return got
 }

@@ -23,7 +23,8 @@ type Zab interface {
 	// Propose asks for message to be delivered everywhere, in the same
 	// order. It returns at once with the cookie the delivery will carry
 	// (its Zxid and Timestamp are still zero). With no established leader
-	// it fails at once with ErrNoLeader.
+	// it fails at once with ErrNoLeader. It copies message, and may be
+	// called from inside a callback.
 	Propose(message []byte) (TxnCookie, error)
 	// Sync asks for DeliverSync(cookie) on this peer after everything
 	// committed anywhere before the call has been delivered here.
@@ -33,6 +34,8 @@ type Zab interface {
 // Callback is the application. The library calls it from one goroutine,
 // never concurrently, in order.
 type Callback interface {
+	// Deliver hands over the next message; message is shared with the
+	// library and must not be changed.
 	Deliver(id TxnCookie, message []byte)
 	DeliverSync(id TxnCookie)
 	// Status reports LOOKING (messages in flight may be lost), FOLLOWING or

@@ -32,17 +32,49 @@ func (c *Core) propose(proposer, seq uint64, data []byte) bool {
 }
 
 // sendEntries sends es, which follow prev, joining the previous PROPOSE to
-// the same follower when it ends at prev.
+// the same follower when it ends at prev and has room; no message carries
+// more than maxBatchBytes of data but for a single large entry.
 func (c *Core) sendEntries(to uint64, ps *peerState, prev Zxid, es []Entry) {
-	if i, ok := c.lastMsg[to]; ok {
-		m := &c.out.Messages[i]
-		if m.Type == MsgPropose && m.Entries[len(m.Entries)-1].Zxid == prev {
-			m.Entries = append(m.Entries, es...)
-			return
+	for len(es) > 0 {
+		if i, ok := c.lastMsg[to]; ok {
+			m := &c.out.Messages[i]
+			if m.Type == MsgPropose && m.Entries[len(m.Entries)-1].Zxid == prev && c.lastBytes[to]+len(es[0].Data) <= maxBatchBytes {
+				m.Entries = append(m.Entries, es[0])
+				c.lastBytes[to] += len(es[0].Data)
+				prev, es = es[0].Zxid, es[1:]
+				continue
+			}
+		}
+		part := chunk(es)
+		c.send(Message{Type: MsgPropose, To: to, Epoch: c.ld.epoch, Session: ps.session, Zxid: prev,
+			Entries: slices.Clone(part)})
+		c.lastBytes[to] = dataBytes(part)
+		prev, es = part[len(part)-1].Zxid, es[len(part):]
+	}
+}
+
+// maxBatchBytes bounds the data in one message, far below the transport's
+// frame limit, so that no message is too large to send however far behind
+// a follower is.
+const maxBatchBytes = 8 << 20
+
+// chunk returns the longest prefix of es within maxBatchBytes, and at
+// least one entry.
+func chunk(es []Entry) []Entry {
+	n := 0
+	for i, e := range es {
+		if n += len(e.Data); n > maxBatchBytes && i > 0 {
+			return es[:i]
 		}
 	}
-	c.send(Message{Type: MsgPropose, To: to, Epoch: c.ld.epoch, Session: ps.session, Zxid: prev,
-		Entries: slices.Clip(es)})
+	return es
+}
+
+func dataBytes(es []Entry) (n int) {
+	for _, e := range es {
+		n += len(e.Data)
+	}
+	return n
 }
 
 // stepPropose appends the entries that extend the follower's log.
@@ -95,6 +127,7 @@ func (c *Core) stepAck(m Message, ps *peerState) {
 	}
 	ps.match = max(ps.match, min(m.Zxid, c.log.last()))
 	ps.round = max(ps.round, m.Round)
+	c.maybeActivate()
 	c.maybeCommit()
 	c.answerSyncs()
 }
@@ -144,7 +177,7 @@ func (c *Core) resendToStuck() {
 			c.dropPeer(id)
 			continue
 		}
-		es := c.log.after(ps.match)
+		es := chunk(c.log.after(ps.match))
 		if len(es) > maxResend {
 			es = es[:maxResend]
 		}

@@ -26,6 +26,7 @@ type cluster struct {
 	trace   []string
 	maxCtr  uint32
 	nextVal uint64
+	onSend  func(core.Message) // sees every message sent, when set
 }
 
 type node struct {
@@ -104,6 +105,11 @@ func (cl *cluster) process(n *node) {
 			cl.t.Fatalf("node %d: persist: %v", n.id, err)
 		}
 		cl.queue = append(cl.queue, rd.Messages...)
+		if cl.onSend != nil {
+			for _, m := range rd.Messages {
+				cl.onSend(m)
+			}
+		}
 		for _, ev := range rd.Events {
 			switch ev.Kind {
 			case core.EventRestore:

@@ -37,9 +37,10 @@ type Core struct {
 	role   Role
 	phase  Phase
 	leader uint64
-	ticks  int   // ticks since the current phase began
-	now    int64 // the newest clock value handed in
-	seq    uint64
+	ticks  int    // ticks since the current phase began
+	now    int64  // the newest clock value handed in
+	seq    uint64 // number of this peer's last Propose; the leader orders them without gaps
+	sseq   uint64 // number of this peer's last Sync; a separate count, so syncs leave no gaps in seq
 
 	anomalies int // syncs that contradicted this peer's history; always 0 in a correct ensemble
 
@@ -52,8 +53,9 @@ type Core struct {
 
 	syncs []pendingSync // this peer's own Sync calls, oldest first
 
-	out     Ready
-	lastMsg map[uint64]int // newest index in out.Messages per destination
+	out       Ready
+	lastMsg   map[uint64]int // newest index in out.Messages per destination
+	lastBytes map[uint64]int // data bytes in that message, when it carries entries
 }
 
 // New builds a peer from its configuration and durable state. It starts
@@ -62,7 +64,7 @@ func New(cfg Config, st Restored) (*Core, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	c := &Core{cfg: cfg, voters: map[uint64]bool{}, lastMsg: map[uint64]int{}}
+	c := &Core{cfg: cfg, voters: map[uint64]bool{}, lastMsg: map[uint64]int{}, lastBytes: map[uint64]int{}}
 	for _, id := range cfg.Voters {
 		c.voters[id] = true
 	}
@@ -167,14 +169,14 @@ func (c *Core) Sync() (uint64, error) {
 	if c.phase != Broadcast {
 		return 0, ErrNoLeader
 	}
-	c.seq++
-	c.syncs = append(c.syncs, pendingSync{seq: c.seq, sentTick: c.ticks})
+	c.sseq++
+	c.syncs = append(c.syncs, pendingSync{seq: c.sseq, sentTick: c.ticks})
 	if c.role == Leading {
-		c.leaderSync(c.cfg.ID, c.seq)
+		c.leaderSync(c.cfg.ID, c.sseq)
 	} else {
-		c.send(Message{Type: MsgSync, To: c.leader, Epoch: c.stable.CurrentEpoch, Session: c.fol.session, Seq: c.seq})
+		c.send(Message{Type: MsgSync, To: c.leader, Epoch: c.stable.CurrentEpoch, Session: c.fol.session, Seq: c.sseq})
 	}
-	return c.seq, nil
+	return c.sseq, nil
 }
 
 // HasReady reports whether Ready has anything to hand out.
@@ -189,6 +191,7 @@ func (c *Core) Ready() Ready {
 	rd := c.out
 	c.out = Ready{}
 	clear(c.lastMsg)
+	clear(c.lastBytes)
 	return rd
 }
 
@@ -199,6 +202,7 @@ func (c *Core) Advance(rd Ready) {
 		last := rd.Entries[len(rd.Entries)-1].Zxid
 		if last > c.ld.selfMatch && c.log.contains(last) {
 			c.ld.selfMatch = last
+			c.maybeActivate()
 			c.maybeCommit()
 		}
 	}

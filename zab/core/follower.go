@@ -85,7 +85,7 @@ func (c *Core) enterBroadcast() {
 
 // flushFollower sends one cumulative ACK for everything the log holds.
 func (c *Core) flushFollower() {
-	if !c.fol.needAck || c.phase != Broadcast {
+	if !c.fol.needAck || c.phase == Discovery {
 		return
 	}
 	c.fol.needAck = false

@@ -1,6 +1,9 @@
 package core
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // memLog is the part of a peer's history the core keeps in memory: every
 // entry after base, the newest snapshot. Entries at or below base live only
@@ -66,11 +69,11 @@ func (l *memLog) between(from, to Zxid) []Entry {
 
 func (l *memLog) append(es ...Entry) { l.entries = append(l.entries, es...) }
 
-// truncateAfter drops every entry above z.
+// truncateAfter drops every entry above z. The old array is left as it is
+// and capped, so the next append copies: messages still queued elsewhere
+// may share it.
 func (l *memLog) truncateAfter(z Zxid) {
-	i := l.search(z + 1)
-	clear(l.entries[i:])
-	l.entries = l.entries[:i]
+	l.entries = slices.Clip(l.entries[:l.search(z+1)])
 }
 
 // reset replaces the whole history with a snapshot.

@@ -118,3 +118,55 @@ func TestSyncWaitsForEverythingCommittedBefore(t *testing.T) {
 		t.Fatalf("DeliverSync on 1 came after %d deliveries, before the delivery of %d (at %d)", at, v, i)
 	}
 }
+
+// A follower's Sync must not leave a gap in the numbers of its proposals:
+// the leader takes them strictly in sequence.
+func TestFollowerProposesAfterSync(t *testing.T) {
+	cl := newCluster(t, 3, 0)
+	cl.start()
+	cl.until("a leader", 50, cl.settled)
+	a := cl.propose(1)
+	if _, err := cl.nodes[1].c.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	cl.process(cl.nodes[1])
+	b := cl.propose(1)
+	cl.until("the proposal after the sync", 30, func() bool { return cl.has(a, b) })
+	cl.agree()
+}
+
+// However far behind a follower is, no message carries much more than
+// maxBatchBytes (8 MiB) of data: a DIFF of 40 MiB is split.
+func TestLargeHistoryTravelsInBoundedMessages(t *testing.T) {
+	cl := newCluster(t, 3, 0)
+	cl.start(2, 3)
+	cl.until("2 and 3 settle", 60, cl.settled)
+	big := make([]byte, 3<<20)
+	var vals []uint64
+	for i := 0; i < 13; i++ {
+		cl.nextVal++
+		data := append(append([]byte{}, big...), byte(i))
+		if _, err := cl.nodes[3].c.Propose(data, cl.now); err != nil {
+			t.Fatal(err)
+		}
+		cl.process(cl.nodes[3])
+		vals = append(vals, uint64(i))
+		cl.deliver()
+	}
+	largest := 0
+	cl.onSend = func(m core.Message) {
+		n := 0
+		for _, e := range m.Entries {
+			n += len(e.Data)
+		}
+		largest = max(largest, n)
+	}
+	cl.start(1)
+	cl.until("1 catches up", 60, func() bool { return len(cl.nodes[1].app) == 13 })
+	if largest > 9<<20 {
+		t.Fatalf("a message carried %d bytes of entries", largest)
+	}
+	if largest < 3<<20 {
+		t.Fatalf("largest message only %d bytes: the history did not travel", largest)
+	}
+}

@@ -1,5 +1,7 @@
 package core
 
+import "slices"
+
 // Requests and syncs: how a follower's application proposes through the
 // leader, and how Sync finds a point after every committed write.
 //
@@ -35,12 +37,26 @@ func (c *Core) forward(seq uint64, data []byte) {
 		c.fol.pendSent = c.ticks
 	}
 	c.fol.pending = append(c.fol.pending, e)
-	if i, ok := c.lastMsg[c.leader]; ok && c.out.Messages[i].Type == MsgRequest {
-		c.out.Messages[i].Entries = append(c.out.Messages[i].Entries, e)
-		return
+	c.sendRequests([]Entry{e})
+}
+
+// sendRequests sends requests to the leader, joining the previous REQUEST
+// while it has room.
+func (c *Core) sendRequests(es []Entry) {
+	for len(es) > 0 {
+		if i, ok := c.lastMsg[c.leader]; ok && c.out.Messages[i].Type == MsgRequest &&
+			c.lastBytes[c.leader]+len(es[0].Data) <= maxBatchBytes {
+			c.out.Messages[i].Entries = append(c.out.Messages[i].Entries, es[0])
+			c.lastBytes[c.leader] += len(es[0].Data)
+			es = es[1:]
+			continue
+		}
+		part := chunk(es)
+		c.send(Message{Type: MsgRequest, To: c.leader, Epoch: c.stable.CurrentEpoch, Session: c.fol.session,
+			Entries: slices.Clone(part)})
+		c.lastBytes[c.leader] = dataBytes(part)
+		es = es[len(part):]
 	}
-	c.send(Message{Type: MsgRequest, To: c.leader, Epoch: c.stable.CurrentEpoch, Session: c.fol.session,
-		Entries: []Entry{e}})
 }
 
 // dropPendingUpTo forgets requests the log now holds.
@@ -53,6 +69,9 @@ func (c *Core) dropPendingUpTo(e Entry) {
 	for i < len(p) && p[i].Seq <= e.Seq {
 		i++
 	}
+	if i > 0 {
+		c.fol.pendSent = c.ticks // progress: only requests stuck this long are resent
+	}
 	c.fol.pending = p[i:]
 }
 
@@ -62,8 +81,7 @@ func (c *Core) dropPendingRequests() { c.fol.pending = nil }
 func (c *Core) resendRequests() {
 	if len(c.fol.pending) > 0 && c.ticks-c.fol.pendSent >= 2*resendTicks {
 		c.fol.pendSent = c.ticks
-		c.send(Message{Type: MsgRequest, To: c.leader, Epoch: c.stable.CurrentEpoch, Session: c.fol.session,
-			Entries: append([]Entry(nil), c.fol.pending...)})
+		c.sendRequests(c.fol.pending)
 	}
 	for i := range c.syncs {
 		s := &c.syncs[i]

@@ -30,11 +30,17 @@ func (c *Core) sendNewLeader(to uint64, ps *peerState) {
 		}
 		m.Mode, m.Zxid, m.Snapshot = SyncSnap, snap.Meta.Zxid, &snap
 	}
-	// Clip: the receiver must never write into the leader's log array.
-	m.Entries = slices.Clip(c.log.after(m.Zxid))
+	// NEWLEADER carries what fits in one message; the rest follows at once
+	// as PROPOSE, which a synchronizing follower takes in order.
+	rest := c.log.after(m.Zxid)
+	first := chunk(rest)
+	m.Entries = slices.Clip(first) // the receiver must never write into the leader's log array
 	ps.nlSent, ps.nlTick = true, c.ticks
 	c.logger().WithField("follower", to).Debugf("sync by %s from %s", m.Mode, m.Zxid)
 	c.send(m)
+	if len(first) < len(rest) {
+		c.sendEntries(to, ps, first[len(first)-1].Zxid, rest[len(first):])
+	}
 }
 
 // stepNewLeader takes the leader's history.
@@ -138,6 +144,9 @@ func (c *Core) stepAckLD(m Message, ps *peerState) {
 
 // maybeActivate commits the initial history once a quorum holds it.
 func (c *Core) maybeActivate() {
+	if c.ld.active || !c.ld.established {
+		return
+	}
 	n := 0
 	if c.ld.selfMatch >= c.ld.initialLast {
 		n++
