@@ -160,7 +160,9 @@ func (n *node) Propose(message []byte) (TxnCookie, error) {
 	return n.call(func() (uint64, error) { return n.core.Propose(data, time.Now().UnixNano()) })
 }
 
-func (n *node) Sync() (TxnCookie, error) { return n.call(func() (uint64, error) { return n.core.Sync() }) }
+func (n *node) Sync() (TxnCookie, error) {
+	return n.call(func() (uint64, error) { return n.core.Sync() })
+}
 
 // call runs f on the core and wakes the core's goroutine to carry out the
 // result. Callbacks may call it: run never holds coreMu while calling them.
