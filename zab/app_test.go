@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/sirupsen/logrus"
+
+	"zablab/internal/wait"
 )
 
 // recorder is the test application: its state is the list of delivered
@@ -81,21 +83,6 @@ func (r *recorder) snapshot() ([]string, Status) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]string(nil), r.msgs...), r.status
-}
-
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.After(d)
-	poll := time.NewTicker(2 * time.Millisecond)
-	defer poll.Stop()
-	for !cond() {
-		select {
-		case <-deadline:
-			t.Fatalf("timed out after %s waiting for %s", d, what)
-		case <-poll.C:
-		}
-	}
 }
 
 // ensemble is n MultiZab peers on 127.0.0.1 with fresh data folders.
@@ -201,7 +188,7 @@ func (e *ensemble) settled() bool {
 // propose retries while the ensemble elects a leader.
 func (e *ensemble) propose(i int, msg string) {
 	e.t.Helper()
-	waitFor(e.t, "a leader to take "+msg, 10*time.Second, func() bool {
+	wait.For(e.t, "a leader to take "+msg, 10*time.Second, func() bool {
 		_, err := e.zabs[i-1].Propose([]byte(msg))
 		return err == nil
 	})
@@ -278,6 +265,6 @@ func noLeakedGoroutines(t *testing.T, base int) {
 			t.Logf("goroutines:\n%s", buf[:runtime.Stack(buf, true)])
 		}
 	}()
-	waitFor(t, fmt.Sprintf("goroutines back to %d", base), 5*time.Second, func() bool { return runtime.NumGoroutine() <= base })
+	wait.For(t, fmt.Sprintf("goroutines back to %d", base), 5*time.Second, func() bool { return runtime.NumGoroutine() <= base })
 	ok = true
 }

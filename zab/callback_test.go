@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"zablab/internal/wait"
 	"zablab/properties"
 )
 
@@ -39,13 +40,13 @@ func TestProposeFromInsideACallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer z.Shutdown()
-	waitFor(t, "leading", 5*time.Second, func() bool { _, s := app.snapshot(); return s == Leading })
+	wait.For(t, "leading", 5*time.Second, func() bool { _, s := app.snapshot(); return s == Leading })
 	buf := []byte("ping")
 	if _, err := z.Propose(buf); err != nil {
 		t.Fatal(err)
 	}
 	copy(buf, "XXXX") // the caller may reuse its buffer at once
-	waitFor(t, "the pong proposed from Deliver", 5*time.Second, func() bool {
+	wait.For(t, "the pong proposed from Deliver", 5*time.Second, func() bool {
 		got, _ := app.snapshot()
 		return len(got) == 2 && got[0] == "ping" && got[1] == "pong"
 	})

@@ -56,5 +56,7 @@
 // The protocol is package zab/core, a deterministic state machine proven
 // by the simulator in zab/sim; this package drives it with a clock, the
 // file storage of zab/storage and the TCP transport of zab/transport. One
-// goroutine owns the core; docs/threads.md lists every goroutine.
+// goroutine drives the core and calls the application; Propose and Sync
+// step the core under a mutex, so they may be called from callbacks.
+// docs/threads.md lists every goroutine.
 package zab

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"zablab/internal/wait"
 )
 
 func TestEnsembleDeliversEverywhereInOneOrder(t *testing.T) {
@@ -14,14 +16,14 @@ func TestEnsembleDeliversEverywhereInOneOrder(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		e.start(i)
 	}
-	waitFor(t, "a settled ensemble", 10*time.Second, e.settled)
+	wait.For(t, "a settled ensemble", 10*time.Second, e.settled)
 	var msgs []string
 	for i := 0; i < 30; i++ {
 		m := fmt.Sprintf("m%d", i)
 		msgs = append(msgs, m)
 		e.propose(1+i%3, m)
 	}
-	waitFor(t, "all 30 everywhere", 10*time.Second, func() bool {
+	wait.For(t, "all 30 everywhere", 10*time.Second, func() bool {
 		for _, a := range e.apps { // proposals of different peers have no order among themselves
 			if got, _ := a.snapshot(); len(got) != len(msgs) {
 				return false
@@ -46,9 +48,9 @@ func TestLeaderFailoverKeepsDeliveredMessages(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		e.start(i)
 	}
-	waitFor(t, "a settled ensemble", 10*time.Second, e.settled)
+	wait.For(t, "a settled ensemble", 10*time.Second, e.settled)
 	e.propose(1, "before")
-	waitFor(t, "before everywhere", 10*time.Second, func() bool { return e.allHave("before") })
+	wait.For(t, "before everywhere", 10*time.Second, func() bool { return e.allHave("before") })
 	old := e.leader()
 	e.stop(old)
 	other := 1 + old%3
@@ -57,7 +59,7 @@ func TestLeaderFailoverKeepsDeliveredMessages(t *testing.T) {
 		t.Fatal("a delivered message is gone after the leader failed")
 	}
 	e.start(old)
-	waitFor(t, "old leader catches up", 10*time.Second, func() bool { return e.allHave("before", after) })
+	wait.For(t, "old leader catches up", 10*time.Second, func() bool { return e.allHave("before", after) })
 	e.agree()
 }
 
@@ -98,7 +100,7 @@ func TestRestartRebuildsStateFromSnapshotAndLog(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		e.start(i)
 	}
-	waitFor(t, "a settled ensemble", 10*time.Second, e.settled)
+	wait.For(t, "a settled ensemble", 10*time.Second, e.settled)
 	var last string
 	for i := 0; i < 120; i++ { // SnapCount is 50: two snapshots and a log suffix
 		last = fmt.Sprintf("v%d", i)
@@ -106,7 +108,7 @@ func TestRestartRebuildsStateFromSnapshotAndLog(t *testing.T) {
 	}
 	// Proposals of different peers have no order among themselves: wait for
 	// all 120, not for the last one proposed.
-	waitFor(t, "all 120 delivered everywhere", 10*time.Second, func() bool {
+	wait.For(t, "all 120 delivered everywhere", 10*time.Second, func() bool {
 		for _, a := range e.apps {
 			if got, _ := a.snapshot(); len(got) != 120 {
 				return false
@@ -121,7 +123,7 @@ func TestRestartRebuildsStateFromSnapshotAndLog(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		e.start(i)
 	}
-	waitFor(t, "state rebuilt on every peer", 10*time.Second, func() bool { return e.allHave(before...) })
+	wait.For(t, "state rebuilt on every peer", 10*time.Second, func() bool { return e.allHave(before...) })
 	e.agree()
 	after, _ := e.apps[0].snapshot()
 	if len(after) != len(before) {
@@ -135,9 +137,9 @@ func TestSyncComesAfterEarlierWrites(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		e.start(i)
 	}
-	waitFor(t, "a settled ensemble", 10*time.Second, e.settled)
+	wait.For(t, "a settled ensemble", 10*time.Second, e.settled)
 	e.propose(e.leader(), "w")
-	waitFor(t, "w on the leader", 5*time.Second, func() bool {
+	wait.For(t, "w on the leader", 5*time.Second, func() bool {
 		got, _ := e.apps[e.leader()-1].snapshot()
 		return len(got) == 1
 	})
@@ -146,7 +148,7 @@ func TestSyncComesAfterEarlierWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "DeliverSync", 5*time.Second, func() bool {
+	wait.For(t, "DeliverSync", 5*time.Second, func() bool {
 		e.apps[f-1].mu.Lock()
 		defer e.apps[f-1].mu.Unlock()
 		n, ok := e.apps[f-1].syncs[c.Seq]

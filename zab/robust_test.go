@@ -14,6 +14,7 @@ import (
 	"github.com/sirupsen/logrus"
 	logtest "github.com/sirupsen/logrus/hooks/test"
 
+	"zablab/internal/wait"
 	"zablab/properties"
 )
 
@@ -75,12 +76,12 @@ func single(t *testing.T, dir string, snapCount int) (*SingleZab, *recorder, *lo
 // fill proposes n messages and waits for their delivery.
 func fill(t *testing.T, z *SingleZab, app *recorder, n int) []string {
 	t.Helper()
-	waitFor(t, "leading", 5*time.Second, func() bool { _, s := app.snapshot(); return s == Leading })
+	wait.For(t, "leading", 5*time.Second, func() bool { _, s := app.snapshot(); return s == Leading })
 	for i := 0; i < n; i++ { // one at a time: snapshots come every snapCount deliveries, not batches
 		if _, err := z.Propose([]byte(fmt.Sprintf("m%d", i))); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, "delivery", 5*time.Second, func() bool { got, _ := app.snapshot(); return len(got) == i+1 })
+		wait.For(t, "delivery", 5*time.Second, func() bool { got, _ := app.snapshot(); return len(got) == i+1 })
 	}
 	got, _ := app.snapshot()
 	return got
@@ -112,7 +113,7 @@ func TestTornLogTailIsCutAndReported(t *testing.T) {
 	f.Close()
 	z, app, hook := single(t, dir, 1000)
 	defer z.Shutdown()
-	waitFor(t, "redelivery", 5*time.Second, func() bool { got, _ := app.snapshot(); return len(got) >= len(want) })
+	wait.For(t, "redelivery", 5*time.Second, func() bool { got, _ := app.snapshot(); return len(got) >= len(want) })
 	if got, _ := app.snapshot(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("after repair: %v, want %v", got, want)
 	}
@@ -153,7 +154,7 @@ func TestCorruptNewestSnapshotFallsBack(t *testing.T) {
 	}
 	z, app, hook := single(t, dir, 10)
 	defer z.Shutdown()
-	waitFor(t, "state rebuilt", 5*time.Second, func() bool { got, _ := app.snapshot(); return len(got) >= len(want) })
+	wait.For(t, "state rebuilt", 5*time.Second, func() bool { got, _ := app.snapshot(); return len(got) >= len(want) })
 	if got, _ := app.snapshot(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("after fallback: %v, want %v", got, want)
 	}
@@ -170,7 +171,7 @@ func TestGarbageOnPeerPortIsRejected(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		e.start(i)
 	}
-	waitFor(t, "a settled ensemble", 10*time.Second, e.settled)
+	wait.For(t, "a settled ensemble", 10*time.Second, e.settled)
 	for i := 0; i < 3; i++ {
 		c, err := net.Dial("tcp", e.cfgs[0].Peers[i].Addr)
 		if err != nil {
@@ -181,7 +182,7 @@ func TestGarbageOnPeerPortIsRejected(t *testing.T) {
 	}
 	e.commit(1, "still working")
 	e.agree()
-	waitFor(t, "peer 1 to say why it closed the connection", 5*time.Second, func() bool {
+	wait.For(t, "peer 1 to say why it closed the connection", 5*time.Second, func() bool {
 		return warned(hook, "rejecting connection")
 	})
 }

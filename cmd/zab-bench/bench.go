@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"zablab/internal/ports"
 )
 
 // child is one peer process and its output.
@@ -174,16 +174,9 @@ func waitSettled(kids []*child) (int, error) {
 
 // writeConfigs writes three peer files on free ports below 32768.
 func writeConfigs(dir string, tickMs int) ([]string, error) {
-	var ports []int
-	for tries := 0; len(ports) < 3 && tries < 1000; tries++ {
-		port := 20000 + rand.IntN(12000)
-		if ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
-			ln.Close()
-			ports = append(ports, port)
-		}
-	}
-	if len(ports) < 3 {
-		return nil, errors.New("no free ports below 32768")
+	ports, err := ports.Free(3)
+	if err != nil {
+		return nil, err
 	}
 	var files []string
 	for i := 1; i <= 3; i++ {

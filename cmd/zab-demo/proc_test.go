@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"zablab/internal/ports"
 )
 
 var demoBin string
@@ -112,7 +112,10 @@ type cluster struct {
 
 func newCluster(t *testing.T, n, snapCount int) *cluster {
 	c := &cluster{t: t, dir: t.TempDir(), procs: make([]*proc, n)}
-	ports := freePorts(t, n)
+	ports, err := ports.Free(n)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var peers strings.Builder
 	for i, port := range ports {
 		fmt.Fprintf(&peers, "peer%d=127.0.0.1:%d\n", i+1, port)
@@ -144,24 +147,6 @@ func (c *cluster) dumpLogs() {
 
 func (c *cluster) file(i int) string {
 	return filepath.Join(c.dir, fmt.Sprintf("peer%d.properties", i))
-}
-
-// freePorts picks n free ports below 32768 (Linux's ephemeral range starts
-// there, so a listener above could find its port taken).
-func freePorts(t *testing.T, n int) []int {
-	var ports []int
-	for tries := 0; len(ports) < n && tries < 1000; tries++ {
-		port := 20000 + rand.IntN(12000)
-		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			ln.Close()
-			ports = append(ports, port)
-		}
-	}
-	if len(ports) < n {
-		t.Fatal("no free ports below 32768")
-	}
-	return ports
 }
 
 func (c *cluster) start(i int) *proc {
@@ -207,20 +192,6 @@ func (c *cluster) leader() int {
 		}
 	}
 	return 0
-}
-
-func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.After(d)
-	poll := time.NewTicker(5 * time.Millisecond)
-	defer poll.Stop()
-	for !cond() {
-		select {
-		case <-deadline:
-			t.Fatalf("timed out after %s waiting for %s", d, what)
-		case <-poll.C:
-		}
-	}
 }
 
 // hasAll reports whether every running process holds marker in its state.

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"zablab/internal/wait"
 )
 
 // stream sends numbered lines to p until stop closes; it returns how many.
@@ -33,18 +35,18 @@ func TestKillLeaderWhileProposing(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		c.start(i)
 	}
-	waitFor(t, "a leader", 20*time.Second, func() bool { return c.leader() != 0 })
+	wait.For(t, "a leader", 20*time.Second, func() bool { return c.leader() != 0 })
 	old := c.leader()
 	f := 1 + old%3
 	stop, wg := make(chan struct{}), &sync.WaitGroup{}
 	wg.Add(1)
 	go stream(c.procs[f-1], "s", stop, wg)
-	waitFor(t, "streaming", 10*time.Second, func() bool { return len(c.procs[old-1].delivered()) > 100 })
+	wait.For(t, "streaming", 10*time.Second, func() bool { return len(c.procs[old-1].delivered()) > 100 })
 	before := c.procs[old-1].delivered()
 	c.kill(old)
-	waitFor(t, "a new leader", 20*time.Second, func() bool { l := c.leader(); return l != 0 && l != old })
+	wait.For(t, "a new leader", 20*time.Second, func() bool { l := c.leader(); return l != 0 && l != old })
 	c.start(old)
-	waitFor(t, "more deliveries after restart", 20*time.Second, func() bool { return len(c.procs[f-1].delivered()) > len(before)+100 })
+	wait.For(t, "more deliveries after restart", 20*time.Second, func() bool { return len(c.procs[f-1].delivered()) > len(before)+100 })
 	close(stop)
 	wg.Wait()
 	c.commit(f, "marker")
@@ -72,7 +74,7 @@ func TestKillAllAndRestart(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		c.start(i)
 	}
-	waitFor(t, "a leader", 20*time.Second, func() bool { return c.leader() != 0 })
+	wait.For(t, "a leader", 20*time.Second, func() bool { return c.leader() != 0 })
 	for i := 0; i < 230; i++ {
 		c.procs[i%3].send(fmt.Sprintf("v%d", i))
 	}
@@ -89,10 +91,10 @@ func TestKillAllAndRestart(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		c.start(i)
 	}
-	waitFor(t, "a leader after the restart", 20*time.Second, func() bool { return c.leader() != 0 })
+	wait.For(t, "a leader after the restart", 20*time.Second, func() bool { return c.leader() != 0 })
 	for i, p := range c.procs {
 		var got string
-		waitFor(t, fmt.Sprintf("peer %d rebuilt", i+1), 20*time.Second, func() bool { got = p.stateOf(t); return got == want })
+		wait.For(t, fmt.Sprintf("peer %d rebuilt", i+1), 20*time.Second, func() bool { got = p.stateOf(t); return got == want })
 	}
 	if n, _ := strconv.Atoi(strings.Fields(want)[0]); n < 200 {
 		t.Fatalf("state before the kill was %s: fewer than 200 of 233 lines made it", want)
@@ -106,7 +108,7 @@ func TestLaggingFollowerCatchesUpBySnap(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		c.start(i)
 	}
-	waitFor(t, "a leader", 20*time.Second, func() bool { return c.leader() != 0 })
+	wait.For(t, "a leader", 20*time.Second, func() bool { return c.leader() != 0 })
 	l := c.leader()
 	f := 1 + l%3
 	c.commit(l, "first")
@@ -116,10 +118,10 @@ func TestLaggingFollowerCatchesUpBySnap(t *testing.T) {
 		c.procs[l-1].send(fmt.Sprintf("w%d", i))
 	}
 	c.procs[l-1].send("late")
-	waitFor(t, "late on the two left", 20*time.Second, func() bool { return c.hasAll("late") })
+	wait.For(t, "late on the two left", 20*time.Second, func() bool { return c.hasAll("late") })
 	want := c.procs[l-1].stateOf(t)
 	p := c.start(f)
-	waitFor(t, "the follower catches up", 20*time.Second, func() bool { return p.stateOf(t) == want })
+	wait.For(t, "the follower catches up", 20*time.Second, func() bool { return p.stateOf(t) == want })
 	p.mu.Lock()
 	restores := slices.Clone(p.rest)
 	p.mu.Unlock()
