@@ -8,6 +8,7 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -33,11 +34,15 @@ type node struct {
 	quit  chan struct{}
 	done  chan struct{}
 	// coreMu guards core. run holds it while it steps the core and takes a
-	// Ready, never while it writes to disk or calls the application, so
-	// Propose and Sync, even from inside a callback, only wait for a step.
-	coreMu  sync.Mutex
-	wake    chan struct{} // Propose and Sync ask run to process the core's output
-	failure error         // why run stopped by itself; set before done closes
+	// Ready, never while it writes to disk or calls the application.
+	coreMu sync.Mutex
+	// Propose and Sync normally hand a request to run, which takes them in
+	// batches (one fsync for many). While run is inside a callback it cannot
+	// answer, so calls made then step the core directly under coreMu.
+	reqs       chan request
+	inCallback atomic.Bool
+	wake       chan struct{} // a direct call asks run to process the core's output
+	failure    error         // why run stopped by itself; set before done closes
 
 	snaps snapshotter
 }
@@ -71,6 +76,7 @@ func (n *node) Startup() error {
 		return err
 	}
 	n.wake = make(chan struct{}, 1)
+	n.reqs = make(chan request, 1024)
 	n.quit, n.done = make(chan struct{}), make(chan struct{})
 	n.state = running
 	go n.run()
@@ -156,17 +162,34 @@ func (n *node) Propose(message []byte) (TxnCookie, error) {
 	if len(message) > MaxMessage {
 		return TxnCookie{}, fmt.Errorf("%w: %d bytes, at most %d", ErrTooLarge, len(message), MaxMessage)
 	}
-	data := bytes.Clone(message)
-	return n.call(func() (uint64, error) { return n.core.Propose(data, time.Now().UnixNano()) })
+	return n.call(request{data: bytes.Clone(message)})
 }
 
-func (n *node) Sync() (TxnCookie, error) {
-	return n.call(func() (uint64, error) { return n.core.Sync() })
+func (n *node) Sync() (TxnCookie, error) { return n.call(request{sync: true}) }
+
+// request is a Propose or Sync for the core.
+type request struct {
+	sync  bool
+	data  []byte
+	reply chan reply
 }
 
-// call runs f on the core and wakes the core's goroutine to carry out the
-// result. Callbacks may call it: run never holds coreMu while calling them.
-func (n *node) call(f func() (uint64, error)) (TxnCookie, error) {
+type reply struct {
+	seq uint64
+	err error
+}
+
+// apply runs r on the core; coreMu must be held.
+func (n *node) apply(r request) (uint64, error) {
+	if r.sync {
+		return n.core.Sync()
+	}
+	return n.core.Propose(r.data, time.Now().UnixNano())
+}
+
+// call hands r to the core. Outside callbacks run takes it, batched with
+// everything else waiting; during a callback it is applied here.
+func (n *node) call(r request) (TxnCookie, error) {
 	n.mu.Lock()
 	state, done := n.state, n.done
 	n.mu.Unlock()
@@ -181,17 +204,28 @@ func (n *node) call(f func() (uint64, error)) (TxnCookie, error) {
 		return TxnCookie{}, ErrClosed
 	default:
 	}
-	n.coreMu.Lock()
-	seq, err := f()
-	n.coreMu.Unlock()
-	if err != nil {
-		return TxnCookie{}, err
+	if n.inCallback.Load() {
+		n.coreMu.Lock()
+		seq, err := n.apply(r)
+		n.coreMu.Unlock()
+		select {
+		case n.wake <- struct{}{}:
+		default: // a wake-up is pending already
+		}
+		return TxnCookie{Proposer: n.cfg.ID, Seq: seq}, err
+	}
+	r.reply = make(chan reply, 1)
+	select {
+	case n.reqs <- r:
+	case <-done:
+		return TxnCookie{}, ErrClosed
 	}
 	select {
-	case n.wake <- struct{}{}:
-	default: // a wake-up is pending already
+	case rep := <-r.reply:
+		return TxnCookie{Proposer: n.cfg.ID, Seq: rep.seq}, rep.err
+	case <-done:
+		return TxnCookie{}, ErrClosed
 	}
-	return TxnCookie{Proposer: n.cfg.ID, Seq: seq}, nil
 }
 
 // run is the core's goroutine: it turns time into ticks, hands in messages
@@ -218,17 +252,25 @@ func (n *node) run() {
 			}
 			n.coreMu.Lock()
 			n.core.Step(m, time.Now().UnixNano())
-			n.gather(recv)
+			n.coreMu.Unlock()
+		case r := <-n.reqs:
+			n.coreMu.Lock()
+			n.answer(r)
 			n.coreMu.Unlock()
 		case <-n.wake:
 		}
+		// Whatever woke us, take everything else waiting too, so one disk
+		// write serves proposals and acknowledgements alike.
+		n.coreMu.Lock()
+		n.gather(recv)
+		n.coreMu.Unlock()
 		n.process()
 	}
 	n.lg.WithError(n.failure).Error("peer stopped: it cannot go on safely")
 	n.cb.Status(Looking, "") // messages in flight are lost: the application must know
 }
 
-// gather steps whatever else has arrived, so one disk write serves it all.
+// gather takes whatever else has arrived; coreMu must be held.
 func (n *node) gather(recv <-chan core.Message) {
 	for i := 0; i < 4096; i++ {
 		select {
@@ -237,8 +279,16 @@ func (n *node) gather(recv <-chan core.Message) {
 				return
 			}
 			n.core.Step(m, time.Now().UnixNano())
+		case r := <-n.reqs:
+			n.answer(r)
 		default:
 			return
 		}
 	}
+}
+
+// answer applies a request and replies; coreMu must be held.
+func (n *node) answer(r request) {
+	seq, err := n.apply(r)
+	r.reply <- reply{seq: seq, err: err}
 }

@@ -26,7 +26,10 @@ func (n *node) process() {
 			return
 		}
 		n.send(rd.Messages, false)
-		if err := n.callbacks(rd.Events); err != nil {
+		n.inCallback.Store(true)
+		err := n.callbacks(rd.Events)
+		n.inCallback.Store(false)
+		if err != nil {
 			n.failure = err
 			return
 		}

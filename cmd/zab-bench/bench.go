@@ -79,9 +79,16 @@ func bench(proposers []int, d time.Duration, failover bool, tickMs int) error {
 	kids := make([]*child, len(files))
 	defer func() {
 		for _, k := range kids {
-			if k != nil {
-				_ = k.cmd.Process.Kill()
-				_ = k.cmd.Wait()
+			if k != nil { // closing stdin ends a peer cleanly (its profile, if any, is written)
+				k.stdin.(io.Closer).Close()
+				done := make(chan struct{})
+				go func() { _ = k.cmd.Wait(); close(done) }()
+				select {
+				case <-done:
+				case <-time.After(5 * time.Second):
+					_ = k.cmd.Process.Kill()
+					<-done
+				}
 			}
 		}
 	}()

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,6 +55,17 @@ func runPeer(config string) error {
 		return err
 	}
 	defer z.Shutdown()
+	if dir := os.Getenv("ZAB_BENCH_PROFILE_DIR"); dir != "" { // CPU profile of each peer, for finding where time goes
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("peer%d.cpu", id)))
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
 		pr.command(strings.Fields(in.Text()))
