@@ -143,6 +143,15 @@ func (e *ensemble) start(i int) {
 	e.zabs[i-1] = z
 }
 
+// startAll starts every peer and waits until they have settled.
+func (e *ensemble) startAll() {
+	e.t.Helper()
+	for i := range e.cfgs {
+		e.start(i + 1)
+	}
+	wait.For(e.t, "a settled ensemble", 10*time.Second, e.settled)
+}
+
 func (e *ensemble) stop(i int) {
 	e.t.Helper()
 	if err := e.zabs[i-1].Shutdown(); err != nil {

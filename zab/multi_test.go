@@ -13,10 +13,7 @@ import (
 func TestEnsembleDeliversEverywhereInOneOrder(t *testing.T) {
 	base := runtime.NumGoroutine()
 	e := newEnsemble(t, 3)
-	for i := 1; i <= 3; i++ {
-		e.start(i)
-	}
-	wait.For(t, "a settled ensemble", 10*time.Second, e.settled)
+	e.startAll()
 	var msgs []string
 	for i := 0; i < 30; i++ {
 		m := fmt.Sprintf("m%d", i)
@@ -45,10 +42,7 @@ func TestEnsembleDeliversEverywhereInOneOrder(t *testing.T) {
 func TestLeaderFailoverKeepsDeliveredMessages(t *testing.T) {
 	e := newEnsemble(t, 3)
 	defer e.stopAll()
-	for i := 1; i <= 3; i++ {
-		e.start(i)
-	}
-	wait.For(t, "a settled ensemble", 10*time.Second, e.settled)
+	e.startAll()
 	e.propose(1, "before")
 	wait.For(t, "before everywhere", 10*time.Second, func() bool { return e.allHave("before") })
 	old := e.leader()
@@ -97,10 +91,7 @@ func TestProposeFailsAtOnceWithoutLeader(t *testing.T) {
 func TestRestartRebuildsStateFromSnapshotAndLog(t *testing.T) {
 	e := newEnsemble(t, 3)
 	defer e.stopAll()
-	for i := 1; i <= 3; i++ {
-		e.start(i)
-	}
-	wait.For(t, "a settled ensemble", 10*time.Second, e.settled)
+	e.startAll()
 	var last string
 	for i := 0; i < 120; i++ { // SnapCount is 50: two snapshots and a log suffix
 		last = fmt.Sprintf("v%d", i)
@@ -134,10 +125,7 @@ func TestRestartRebuildsStateFromSnapshotAndLog(t *testing.T) {
 func TestSyncComesAfterEarlierWrites(t *testing.T) {
 	e := newEnsemble(t, 3)
 	defer e.stopAll()
-	for i := 1; i <= 3; i++ {
-		e.start(i)
-	}
-	wait.For(t, "a settled ensemble", 10*time.Second, e.settled)
+	e.startAll()
 	e.propose(e.leader(), "w")
 	wait.For(t, "w on the leader", 5*time.Second, func() bool {
 		got, _ := e.apps[e.leader()-1].snapshot()

@@ -168,10 +168,7 @@ func TestGarbageOnPeerPortIsRejected(t *testing.T) {
 	defer e.stopAll()
 	lg, hook := logtest.NewNullLogger()
 	e.cfgs[0].Logger = lg
-	for i := 1; i <= 3; i++ {
-		e.start(i)
-	}
-	wait.For(t, "a settled ensemble", 10*time.Second, e.settled)
+	e.startAll()
 	for i := 0; i < 3; i++ {
 		c, err := net.Dial("tcp", e.cfgs[0].Peers[i].Addr)
 		if err != nil {
