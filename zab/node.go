@@ -45,6 +45,9 @@ type node struct {
 	failure    error         // why run stopped by itself; set before done closes
 
 	snaps snapshotter
+
+	now, later []core.Message // split's buffers, reused for every Ready
+	held       []uint64
 }
 
 const (
@@ -239,29 +242,34 @@ func (n *node) run() {
 		recv = n.tr.Recv()
 	}
 	for n.failure == nil {
+		var tick bool
+		var msg *core.Message
+		var req *request
 		select {
 		case <-n.quit:
 			return
 		case <-ticker.C:
-			n.coreMu.Lock()
-			n.core.Tick(time.Now().UnixNano())
-			n.coreMu.Unlock()
+			tick = true
 		case m, ok := <-recv:
 			if !ok {
 				return
 			}
-			n.coreMu.Lock()
-			n.core.Step(m, time.Now().UnixNano())
-			n.coreMu.Unlock()
+			msg = &m
 		case r := <-n.reqs:
-			n.coreMu.Lock()
-			n.answer(r)
-			n.coreMu.Unlock()
+			req = &r
 		case <-n.wake:
 		}
 		// Whatever woke us, take everything else waiting too, so one disk
 		// write serves proposals and acknowledgements alike.
 		n.coreMu.Lock()
+		switch {
+		case tick:
+			n.core.Tick(time.Now().UnixNano())
+		case msg != nil:
+			n.core.Step(*msg, time.Now().UnixNano())
+		case req != nil:
+			n.answer(*req)
+		}
 		n.gather(recv)
 		n.coreMu.Unlock()
 		n.process()

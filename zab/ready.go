@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 
 	"zablab/zab/core"
 )
@@ -20,12 +21,13 @@ func (n *node) process() {
 		}
 		rd := n.core.Ready()
 		n.coreMu.Unlock()
-		n.send(rd.Messages, true)
+		now, later := n.split(rd.Messages)
+		n.send(now)
 		if err := n.store.Persist(&rd); err != nil {
 			n.failure = fmt.Errorf("%w: %w", ErrStorage, err)
 			return
 		}
-		n.send(rd.Messages, false)
+		n.send(later)
 		n.inCallback.Store(true)
 		err := n.callbacks(rd.Events)
 		n.inCallback.Store(false)
@@ -46,25 +48,31 @@ func early(m core.Message) bool {
 	return m.Type == core.MsgPropose || m.Type == core.MsgCommit || m.Type == core.MsgPing
 }
 
-// send sends the messages that may leave now (first) or the rest. Order per
-// destination is kept: once a message to a peer must wait for the disk,
-// every later message to that peer waits too.
-func (n *node) send(ms []core.Message, first bool) {
+// split divides messages into those that may leave before the disk write
+// and those that must wait. Order per destination is kept: once a message
+// to a peer must wait, every later message to that peer waits too. The
+// returned slices are reused by the next call.
+func (n *node) split(ms []core.Message) (now, later []core.Message) {
+	n.now, n.later, n.held = n.now[:0], n.later[:0], n.held[:0]
+	for _, m := range ms {
+		if early(m) && !slices.Contains(n.held, m.To) {
+			n.now = append(n.now, m)
+			continue
+		}
+		if !slices.Contains(n.held, m.To) {
+			n.held = append(n.held, m.To) // a handful of peers: a slice beats a map
+		}
+		n.later = append(n.later, m)
+	}
+	return n.now, n.later
+}
+
+func (n *node) send(ms []core.Message) {
 	if n.tr == nil {
 		return
 	}
-	var held map[uint64]bool
 	for _, m := range ms {
-		now := early(m) && !held[m.To]
-		if !now && held == nil {
-			held = map[uint64]bool{}
-		}
-		if !now {
-			held[m.To] = true
-		}
-		if now == first {
-			n.tr.Send(m)
-		}
+		n.tr.Send(m)
 	}
 }
 

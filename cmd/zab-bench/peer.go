@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"zablab/properties"
@@ -102,25 +103,21 @@ func (pr *peer) command(f []string) {
 func (pr *peer) load(n int, d time.Duration) {
 	msg := make([]byte, 1024)
 	var wg sync.WaitGroup
-	var ops sync.Map
+	var total atomic.Int64
 	start := time.Now()
 	stop := start.Add(d)
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			count := 0
 			for time.Now().Before(stop) {
 				if pr.proposeAndWait(msg) {
-					count++
+					total.Add(1)
 				}
 			}
-			ops.Store(i, count)
 		}()
 	}
 	wg.Wait()
-	total := 0
-	ops.Range(func(_, v any) bool { total += v.(int); return true })
 	pr.mu.Lock()
 	lat := slices.Clone(pr.lat)
 	pr.lat = nil
@@ -132,7 +129,7 @@ func (pr *peer) load(n int, d time.Duration) {
 		}
 		return float64(lat[int(q*float64(len(lat)-1))]) / 1e6
 	}
-	pr.say("RESULT %.0f %.3f %.3f", float64(total)/time.Since(start).Seconds(), p(0.50), p(0.99))
+	pr.say("RESULT %.0f %.3f %.3f", float64(total.Load())/time.Since(start).Seconds(), p(0.50), p(0.99))
 }
 
 // proposeAndWait proposes msg and waits for its delivery here; a message

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"zablab/internal/ports"
+	"zablab/internal/wait"
 )
 
 var demoBin string
@@ -162,6 +163,15 @@ func (c *cluster) start(i int) *proc {
 	go p.read(stdout)
 	c.procs[i-1] = p
 	return p
+}
+
+// startAll starts every process and waits until one leads.
+func (c *cluster) startAll() {
+	c.t.Helper()
+	for i := range c.procs {
+		c.start(i + 1)
+	}
+	wait.For(c.t, "a leader", 20*time.Second, func() bool { return c.leader() != 0 })
 }
 
 // kill ends process i with SIGKILL, as a crash would.

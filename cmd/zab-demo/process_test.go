@@ -32,10 +32,7 @@ func stream(p *proc, prefix string, stop chan struct{}, wg *sync.WaitGroup) {
 // message any peer ever delivered.
 func TestKillLeaderWhileProposing(t *testing.T) {
 	c := newCluster(t, 3, 200)
-	for i := 1; i <= 3; i++ {
-		c.start(i)
-	}
-	wait.For(t, "a leader", 20*time.Second, func() bool { return c.leader() != 0 })
+	c.startAll()
 	old := c.leader()
 	f := 1 + old%3
 	stop, wg := make(chan struct{}), &sync.WaitGroup{}
@@ -71,10 +68,7 @@ func TestKillLeaderWhileProposing(t *testing.T) {
 // snapshot and log equals the state before.
 func TestKillAllAndRestart(t *testing.T) {
 	c := newCluster(t, 3, 50)
-	for i := 1; i <= 3; i++ {
-		c.start(i)
-	}
-	wait.For(t, "a leader", 20*time.Second, func() bool { return c.leader() != 0 })
+	c.startAll()
 	for i := 0; i < 230; i++ {
 		c.procs[i%3].send(fmt.Sprintf("v%d", i))
 	}
@@ -107,10 +101,7 @@ func TestKillAllAndRestart(t *testing.T) {
 // previous snapshot).
 func TestLaggingFollowerCatchesUpBySnap(t *testing.T) {
 	c := newCluster(t, 3, 20)
-	for i := 1; i <= 3; i++ {
-		c.start(i)
-	}
-	wait.For(t, "a leader", 20*time.Second, func() bool { return c.leader() != 0 })
+	c.startAll()
 	l := c.leader()
 	f := 1 + l%3
 	c.commit(l, "first")

@@ -137,12 +137,13 @@ func (c *Core) maybeCommit() {
 	if !c.ld.active {
 		return
 	}
-	matches := []Zxid{c.ld.selfMatch}
+	matches := append(c.ld.matchBuf[:0], c.ld.selfMatch) // reused: this runs for every ACK
 	for _, ps := range c.ld.peers {
 		if ps.synced && ps.voting {
 			matches = append(matches, ps.match)
 		}
 	}
+	c.ld.matchBuf = matches
 	need := c.quorum
 	if c.cfg.Bugs.CommitWithoutQuorum && need > 1 {
 		need--

@@ -35,6 +35,7 @@ type leaderState struct {
 	pingWanted  bool     // a sync waits: send a heartbeat round at flush
 	commitDirty bool     // commit advanced: flush sends COMMIT
 	syncWaits   []syncWait
+	matchBuf    []Zxid // maybeCommit's scratch space
 }
 
 // becomeLeader starts discovery as the elected leader.
