@@ -1,0 +1,86 @@
+package mwzookeeper
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is one of ZooKeeper's numeric error codes (KeeperException.Code), as
+// it travels on the wire in a reply header.
+type Code int32
+
+// Error is an error of the service with its ZooKeeper code. The sentinels
+// below are the only values; wrap them with %w to say more (the path, the
+// session), and test with errors.Is.
+type Error struct {
+	code Code
+	msg  string
+}
+
+func (e *Error) Error() string { return e.msg }
+
+// Code returns the error's ZooKeeper code.
+func (e *Error) Code() Code { return e.code }
+
+func newError(code Code, msg string) *Error {
+	e := &Error{code: code, msg: "mwzookeeper: " + msg}
+	byCode[code] = e
+	return e
+}
+
+var byCode = map[Code]*Error{}
+
+// ZooKeeper's error codes. Names follow KeeperException.Code.
+var (
+	ErrSystemError             = newError(-1, "system error")
+	ErrRuntimeInconsistency    = newError(-2, "runtime inconsistency")
+	ErrDataInconsistency       = newError(-3, "data inconsistency")
+	ErrConnectionLoss          = newError(-4, "connection lost")
+	ErrMarshallingError        = newError(-5, "marshalling error")
+	ErrUnimplemented           = newError(-6, "unimplemented")
+	ErrOperationTimeout        = newError(-7, "operation timeout")
+	ErrBadArguments            = newError(-8, "bad arguments")
+	ErrUnknownSession          = newError(-12, "unknown session")
+	ErrAPIError                = newError(-100, "API error")
+	ErrNoNode                  = newError(-101, "node does not exist")
+	ErrNoAuth                  = newError(-102, "not authenticated")
+	ErrBadVersion              = newError(-103, "version conflict")
+	ErrNoChildrenForEphemerals = newError(-108, "ephemeral nodes may not have children")
+	ErrNodeExists              = newError(-110, "node already exists")
+	ErrNotEmpty                = newError(-111, "node has children")
+	ErrSessionExpired          = newError(-112, "session expired")
+	ErrInvalidCallback         = newError(-113, "invalid callback")
+	ErrInvalidACL              = newError(-114, "invalid ACL")
+	ErrAuthFailed              = newError(-115, "authentication failed")
+	ErrSessionMoved            = newError(-118, "session moved to another server")
+	ErrNotReadOnly             = newError(-119, "not a read-only call")
+	ErrNoWatcher               = newError(-121, "no such watcher")
+	ErrRequestTimeout          = newError(-122, "request timeout")
+	ErrQuotaExceeded           = newError(-125, "quota exceeded")
+	ErrThrottled               = newError(-127, "request throttled")
+)
+
+// CodeOf returns the ZooKeeper code of err: 0 for nil, the code of a wrapped
+// Error, and SystemError (-1) for anything else.
+func CodeOf(err error) Code {
+	if err == nil {
+		return 0
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.code
+	}
+	return ErrSystemError.code
+}
+
+// ErrorOf returns the sentinel for code: nil for 0, and for a code this
+// package does not know an error that still carries the number.
+func ErrorOf(code Code) error {
+	if code == 0 {
+		return nil
+	}
+	if e, ok := byCode[code]; ok {
+		return e
+	}
+	return fmt.Errorf("%w: unknown ZooKeeper error code %d", ErrSystemError, code)
+}
