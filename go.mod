@@ -8,3 +8,8 @@ require (
 	github.com/spf13/pflag v1.0.10
 	golang.org/x/sys v0.13.0
 )
+
+require (
+	github.com/anishathalye/porcupine v1.3.1 // indirect
+	github.com/go-zookeeper/zk v1.0.4 // indirect
+)
