@@ -6,13 +6,13 @@ PKGS    ?= ./...
 SEEDS   ?= 1000
 FIRST   ?= 1
 
-.PHONY: peer bench-zab help run build test check fmt-check vet clean properties-golden fuzz-properties sim
+.PHONY: peer bench-zab help build test check fmt-check vet clean properties-golden fuzz-properties sim
+
+# Each part of the project keeps its targets in its own file under mk/.
+include $(sort $(wildcard mk/*.mk))
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
-
-run: ## the main job: 1,000 simulated Zab ensembles under faults, with a verdict
-	$(GO) run ./cmd/zab-sim --seeds 1000 --first 1
 
 build: ## compile every package and command into bin/
 	$(GO) build $(PKGS)
