@@ -9,10 +9,11 @@ FIRST   ?= 1
 .PHONY: peer bench-zab help build test check fmt-check vet clean properties-golden fuzz-properties sim
 
 # Each part of the project keeps its targets in its own file under mk/.
+.DEFAULT_GOAL := help
 include $(sort $(wildcard mk/*.mk))
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
+	@grep -hE '^[a-z0-9.-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
 
 build: ## compile every package and command into bin/
 	$(GO) build $(PKGS)

@@ -10,8 +10,9 @@ import "slices"
 // epoch that a quorum holds, in order, and tells followers with COMMIT.
 // Heartbeats go both ways: PING from the leader, ACK in answer.
 
-// propose orders one message; false means this leader had to step down.
-func (c *Core) propose(proposer, seq uint64, data []byte) bool {
+// propose orders one message (e names proposer and data); false means this
+// leader had to step down.
+func (c *Core) propose(e Entry) bool {
 	last := c.log.last()
 	z := NewZxid(c.ld.epoch, 1)
 	if last.Epoch() == c.ld.epoch {
@@ -21,7 +22,7 @@ func (c *Core) propose(proposer, seq uint64, data []byte) bool {
 		}
 		z = last + 1
 	}
-	e := Entry{Zxid: z, Timestamp: max(c.now, c.log.lastTimestamp()+1), Proposer: proposer, Seq: seq, Data: data}
+	e.Zxid, e.Timestamp = z, max(c.now, c.log.lastTimestamp()+1)
 	c.appendEntries(e)
 	for _, id := range c.followers() {
 		if ps := c.ld.peers[id]; ps.nlSent {
@@ -35,21 +36,33 @@ func (c *Core) propose(proposer, seq uint64, data []byte) bool {
 // the same follower when it ends at prev and has room; no message carries
 // more than maxBatchBytes of data but for a single large entry.
 func (c *Core) sendEntries(to uint64, ps *peerState, prev Zxid, es []Entry) {
+	c.sendBatched(Message{Type: MsgPropose, To: to, Epoch: c.ld.epoch, Session: ps.session, Zxid: prev}, es)
+}
+
+// sendBatched sends es in messages shaped like head (PROPOSE or REQUEST),
+// joining the previous message to the same peer when it has the same type
+// and room, and, for PROPOSE, ends where es begins. No message carries more
+// than maxBatchBytes of data but for a single large entry.
+func (c *Core) sendBatched(head Message, es []Entry) {
+	to := head.To
 	for len(es) > 0 {
 		if i, ok := c.lastMsg[to]; ok {
 			m := &c.out.Messages[i]
-			if m.Type == MsgPropose && m.Entries[len(m.Entries)-1].Zxid == prev && c.lastBytes[to]+len(es[0].Data) <= maxBatchBytes {
+			joins := m.Type == head.Type && len(m.Entries) > 0 &&
+				(head.Type != MsgPropose || m.Entries[len(m.Entries)-1].Zxid == head.Zxid)
+			if joins && c.lastBytes[to]+len(es[0].Data) <= maxBatchBytes {
 				m.Entries = append(m.Entries, es[0])
 				c.lastBytes[to] += len(es[0].Data)
-				prev, es = es[0].Zxid, es[1:]
+				head.Zxid, es = es[0].Zxid, es[1:]
 				continue
 			}
 		}
 		part := chunk(es)
-		c.send(Message{Type: MsgPropose, To: to, Epoch: c.ld.epoch, Session: ps.session, Zxid: prev,
-			Entries: slices.Clone(part)})
+		m := head
+		m.Entries = slices.Clone(part)
+		c.send(m)
 		c.lastBytes[to] = dataBytes(part)
-		prev, es = part[len(part)-1].Zxid, es[len(part):]
+		head.Zxid, es = part[len(part)-1].Zxid, es[len(part):]
 	}
 }
 
@@ -117,15 +130,25 @@ func (c *Core) stepCommit(m Message) {
 	c.advanceCommit(z)
 }
 
-// stepAck records how far a follower's log matches ours.
-func (c *Core) stepAck(m Message, ps *peerState) {
+// noteAck records what an ACKLD or ACK says: the follower is synchronized
+// (an ACK says so too when the ACKLD was lost), from which request number
+// on it proposes, and how far its log matches ours. False: not for us.
+func (c *Core) noteAck(m Message, ps *peerState) bool {
 	if !ps.nlSent || m.Epoch != c.ld.epoch {
-		return
+		return false
 	}
-	if !ps.synced { // its ACKLD was lost; an ACK says as much
+	if !ps.synced {
 		ps.synced, ps.nextSeq = true, m.Seq
 	}
 	ps.match = max(ps.match, min(m.Zxid, c.log.last()))
+	return true
+}
+
+// stepAck records how far a follower's log matches ours.
+func (c *Core) stepAck(m Message, ps *peerState) {
+	if !c.noteAck(m, ps) {
+		return
+	}
 	ps.round = max(ps.round, m.Round)
 	c.maybeActivate()
 	c.maybeCommit()

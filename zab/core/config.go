@@ -22,6 +22,11 @@ type Config struct {
 	InitLimit int // ticks a new leader and its followers have to finish discovery and synchronization
 	SyncLimit int // ticks without hearing from the other side before a link counts as dead
 
+	// Incarnation names this run of the peer; it goes into every Entry the
+	// peer proposes, so (ID, Incarnation, seq) never repeats across
+	// restarts. The runtime draws it at random for every start.
+	Incarnation uint64
+
 	// MaxCounter is the largest counter a leader hands out before it must
 	// start a new epoch; zero means 0xffffffff. Tests set it small.
 	MaxCounter uint32

@@ -88,8 +88,8 @@ func (c *Core) restore(st Restored) error {
 	c.stable = st.Stable
 	c.log.base = st.Snapshot
 	prev, ts := st.Snapshot.Zxid, st.Snapshot.Timestamp
-	for i, e := range st.Entries {
-		if e.Zxid <= prev || (e.Timestamp <= ts && i > 0) {
+	for _, e := range st.Entries {
+		if e.Zxid <= prev || e.Timestamp <= ts {
 			return fmt.Errorf("%w: log entry %s out of order after %s", ErrConfig, e.Zxid, prev)
 		}
 		prev, ts = e.Zxid, e.Timestamp
@@ -145,36 +145,41 @@ func (c *Core) clock(now int64) {
 }
 
 // Propose asks for data to be delivered everywhere. It returns at once with
-// the sequence number the delivery will carry; the message may still be lost
-// if the leader fails before committing it.
+// the sequence number the delivery will carry (with this peer's id and
+// Config.Incarnation). If the peer goes Looking before the message is
+// committed, it may still be delivered later, under the next leader, or
+// never.
 func (c *Core) Propose(data []byte, now int64) (uint64, error) {
 	c.clock(now)
 	if c.phase != Broadcast {
 		return 0, ErrNoLeader
 	}
 	c.seq++
+	e := Entry{Proposer: c.cfg.ID, Incarnation: c.cfg.Incarnation, Seq: c.seq, Data: data}
 	if c.role == Leading {
-		if !c.propose(c.cfg.ID, c.seq, data) {
+		if !c.propose(e) {
 			return 0, ErrNoLeader
 		}
 		return c.seq, nil
 	}
-	c.forward(c.seq, data)
+	c.forward(e)
 	return c.seq, nil
 }
 
 // Sync asks for an EventSync that comes after the delivery of everything
-// committed anywhere before the call.
+// this peer proposed before the call and everything committed anywhere
+// before it. Pending syncs are dropped when the peer goes Looking.
 func (c *Core) Sync() (uint64, error) {
 	if c.phase != Broadcast {
 		return 0, ErrNoLeader
 	}
 	c.sseq++
-	c.syncs = append(c.syncs, pendingSync{seq: c.sseq, sentTick: c.ticks})
+	s := pendingSync{seq: c.sseq, reqSeq: c.seq, sentTick: c.ticks}
+	c.syncs = append(c.syncs, s)
 	if c.role == Leading {
-		c.leaderSync(c.cfg.ID, c.sseq)
+		c.leaderSync(c.cfg.ID, s.seq)
 	} else {
-		c.send(Message{Type: MsgSync, To: c.leader, Epoch: c.stable.CurrentEpoch, Session: c.fol.session, Seq: c.sseq})
+		c.sendSync(s)
 	}
 	return c.sseq, nil
 }

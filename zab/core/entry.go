@@ -7,17 +7,24 @@ type Entry struct {
 	// proposal. Invariant: strictly increasing along every history.
 	Timestamp int64
 	// Proposer is the id of the peer whose application proposed the message,
-	// and Seq that peer's sequence number for it, so the proposer can match a
-	// delivery to its request.
-	Proposer uint64
-	Seq      uint64
-	Data     []byte
+	// Incarnation the run of that peer (a new one at every start) and Seq the
+	// run's sequence number for it: the three name one request for ever, so
+	// the proposer can match a delivery to its request even across restarts.
+	Proposer    uint64
+	Incarnation uint64
+	Seq         uint64
+	Data        []byte
 }
 
-// SnapshotMeta names the last transaction a snapshot contains.
+// SnapshotMeta names the last transaction a snapshot contains: its zxid and
+// timestamp, and who proposed it (zero where unknown, as for a snapshot
+// the core made by compacting its log).
 type SnapshotMeta struct {
-	Zxid      Zxid
-	Timestamp int64
+	Zxid        Zxid
+	Timestamp   int64
+	Proposer    uint64
+	Incarnation uint64
+	Seq         uint64
 }
 
 // Snapshot is the application's state after delivering every transaction up

@@ -72,7 +72,7 @@ func (c *Core) stepLeader(m Message) {
 	case MsgRequest:
 		c.stepRequest(m, ps)
 	case MsgSync:
-		c.leaderSync(m.From, m.Seq)
+		c.stepSync(m, ps)
 	}
 }
 
@@ -115,9 +115,20 @@ func (c *Core) tickLeader() {
 // hasLiveQuorum reports whether a quorum of voters, self included, was heard
 // from within syncLimit ticks.
 func (c *Core) hasLiveQuorum() bool {
-	n := 1
+	return c.quorumHas(true, func(ps *peerState) bool { return c.ticks-ps.lastHeard <= c.cfg.SyncLimit })
+}
+
+// quorumHas reports whether a quorum of voters agrees: this leader if self,
+// and every synchronized voting follower for which ok holds. Every quorum
+// count of an active leader goes through here (maybeCommit sorts instead,
+// but with the same members and quorumSize).
+func (c *Core) quorumHas(self bool, ok func(*peerState) bool) bool {
+	n := 0
+	if self {
+		n++
+	}
 	for _, ps := range c.ld.peers {
-		if ps.synced && ps.voting && c.ticks-ps.lastHeard <= c.cfg.SyncLimit {
+		if ps.synced && ps.voting && ok(ps) {
 			n++
 		}
 	}

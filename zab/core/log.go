@@ -88,6 +88,7 @@ func (l *memLog) compact(z Zxid) {
 		return
 	}
 	i := l.search(z)
-	l.base = SnapshotMeta{Zxid: z, Timestamp: l.entries[i].Timestamp}
+	e := l.entries[i]
+	l.base = SnapshotMeta{Zxid: z, Timestamp: e.Timestamp, Proposer: e.Proposer, Incarnation: e.Incarnation, Seq: e.Seq}
 	l.entries = append([]Entry(nil), l.entries[i+1:]...)
 }

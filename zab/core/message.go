@@ -90,6 +90,7 @@ type Message struct {
 	Snapshot *Snapshot
 	Entries  []Entry // NEWLEADER, PROPOSE; REQUEST carries Seq and Data only
 	Seq      uint64  // ACKLD, ACK: first sequence number of the follower's requests in this attempt; SYNC, SYNCREPLY: the sync's number
+	ReqSeq   uint64  // SYNC: number of the follower's last Propose before the sync; the leader answers once it ordered it
 }
 
 func (m Message) String() string {

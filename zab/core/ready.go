@@ -1,5 +1,7 @@
 package core
 
+import "slices"
+
 // Ready is everything the core wants done after a batch of Tick, Step,
 // Propose and Sync calls. The runtime must handle its parts in this order:
 //
@@ -57,4 +59,36 @@ type Event struct {
 func (rd *Ready) IsEmpty() bool {
 	return rd.Snapshot == nil && rd.Truncate == nil && len(rd.Entries) == 0 &&
 		rd.Stable == nil && len(rd.Messages) == 0 && len(rd.Events) == 0
+}
+
+// MayLeaveEarly reports whether m may be sent before the Ready's disk write
+// finishes: PROPOSE, COMMIT and PING vouch for nothing on the sender's disk.
+func MayLeaveEarly(m Message) bool {
+	return m.Type == MsgPropose || m.Type == MsgCommit || m.Type == MsgPing
+}
+
+// Splitter divides a Ready's messages into those that may leave before the
+// disk write and those that must wait, keeping the order per destination:
+// once a message to a peer must wait, every later one to that peer waits
+// too. The runtime and the simulator share it, so the simulator sends early
+// exactly what the runtime does. Its buffers are reused by the next Split.
+type Splitter struct {
+	now, later []Message
+	held       []uint64
+}
+
+// Split returns the early and the late messages of ms.
+func (s *Splitter) Split(ms []Message) (now, later []Message) {
+	s.now, s.later, s.held = s.now[:0], s.later[:0], s.held[:0]
+	for _, m := range ms {
+		if MayLeaveEarly(m) && !slices.Contains(s.held, m.To) {
+			s.now = append(s.now, m)
+			continue
+		}
+		if !slices.Contains(s.held, m.To) {
+			s.held = append(s.held, m.To) // a handful of peers: a slice beats a map
+		}
+		s.later = append(s.later, m)
+	}
+	return s.now, s.later
 }

@@ -1,7 +1,5 @@
 package core
 
-import "slices"
-
 // Requests and syncs: how a follower's application proposes through the
 // leader, and how Sync finds a point after every committed write.
 //
@@ -12,12 +10,18 @@ import "slices"
 // does. When the follower loses its leader the pending requests are dropped:
 // Status(LOOKING) tells the application they may be lost.
 //
-// A sync is answered with the leader's commit point, but only after a quorum
-// answered a heartbeat sent after the sync arrived: that proves no newer
-// leader had committed anything by then (the ReadIndex idea of Raft).
+// A sync is answered with the leader's last ordered zxid, once the leader
+// has ordered every request the follower made before the sync (SYNC names
+// the last one, and the leader ignores the SYNC until then; the follower
+// resends it), and only after a quorum answered a heartbeat sent after the
+// sync arrived: that proves no newer leader had committed anything by then
+// (the ReadIndex idea of Raft). The follower fires the sync once it has
+// delivered up to that zxid, so a SYNCREPLY that overtakes a COMMIT does no
+// harm: the sync waits for the delivery.
 
 type pendingSync struct {
 	seq      uint64
+	reqSeq   uint64 // number of this peer's last Propose before the sync
 	zxid     Zxid
 	known    bool // zxid arrived
 	sentTick int
@@ -31,8 +35,7 @@ type syncWait struct {
 }
 
 // forward sends a proposal of this follower to the leader.
-func (c *Core) forward(seq uint64, data []byte) {
-	e := Entry{Proposer: c.cfg.ID, Seq: seq, Data: data}
+func (c *Core) forward(e Entry) {
 	if len(c.fol.pending) == 0 {
 		c.fol.pendSent = c.ticks
 	}
@@ -43,20 +46,12 @@ func (c *Core) forward(seq uint64, data []byte) {
 // sendRequests sends requests to the leader, joining the previous REQUEST
 // while it has room.
 func (c *Core) sendRequests(es []Entry) {
-	for len(es) > 0 {
-		if i, ok := c.lastMsg[c.leader]; ok && c.out.Messages[i].Type == MsgRequest &&
-			c.lastBytes[c.leader]+len(es[0].Data) <= maxBatchBytes {
-			c.out.Messages[i].Entries = append(c.out.Messages[i].Entries, es[0])
-			c.lastBytes[c.leader] += len(es[0].Data)
-			es = es[1:]
-			continue
-		}
-		part := chunk(es)
-		c.send(Message{Type: MsgRequest, To: c.leader, Epoch: c.stable.CurrentEpoch, Session: c.fol.session,
-			Entries: slices.Clone(part)})
-		c.lastBytes[c.leader] = dataBytes(part)
-		es = es[len(part):]
-	}
+	c.sendBatched(Message{Type: MsgRequest, To: c.leader, Epoch: c.stable.CurrentEpoch, Session: c.fol.session}, es)
+}
+
+func (c *Core) sendSync(s pendingSync) {
+	c.send(Message{Type: MsgSync, To: c.leader, Epoch: c.stable.CurrentEpoch, Session: c.fol.session,
+		Seq: s.seq, ReqSeq: s.reqSeq})
 }
 
 // dropPendingUpTo forgets requests the log now holds.
@@ -87,7 +82,7 @@ func (c *Core) resendRequests() {
 		s := &c.syncs[i]
 		if !s.known && c.ticks-s.sentTick >= 2*resendTicks {
 			s.sentTick = c.ticks
-			c.send(Message{Type: MsgSync, To: c.leader, Epoch: c.stable.CurrentEpoch, Session: c.fol.session, Seq: s.seq})
+			c.sendSync(*s)
 		}
 	}
 }
@@ -101,20 +96,30 @@ func (c *Core) stepRequest(m Message, ps *peerState) {
 		if e.Seq != ps.nextSeq {
 			continue // a duplicate, or a gap the follower's resend will fill
 		}
-		if !c.propose(m.From, e.Seq, e.Data) {
+		if !c.propose(Entry{Proposer: m.From, Incarnation: e.Incarnation, Seq: e.Seq, Data: e.Data}) {
 			return
 		}
 		ps.nextSeq++
 	}
 }
 
-// leaderSync registers a sync of peer from; the next heartbeat round's
-// quorum answer releases it.
+// stepSync registers a follower's sync once every request it made before
+// the sync is ordered; until then the follower resends the SYNC.
+func (c *Core) stepSync(m Message, ps *peerState) {
+	if !ps.synced || m.Epoch != c.ld.epoch || m.ReqSeq >= ps.nextSeq {
+		return
+	}
+	c.leaderSync(m.From, m.Seq)
+}
+
+// leaderSync registers a sync of peer from at the last zxid this leader
+// ordered: it covers everything committed anywhere and every request from
+// ordered before. The next heartbeat round's quorum answer releases it.
 func (c *Core) leaderSync(from, seq uint64) {
 	if !c.ld.active {
 		return
 	}
-	c.ld.syncWaits = append(c.ld.syncWaits, syncWait{from: from, seq: seq, zxid: c.commit, round: c.ld.round + 1})
+	c.ld.syncWaits = append(c.ld.syncWaits, syncWait{from: from, seq: seq, zxid: c.log.last(), round: c.ld.round + 1})
 	c.ld.pingWanted = true
 	c.answerSyncs()
 }
@@ -123,13 +128,7 @@ func (c *Core) leaderSync(from, seq uint64) {
 func (c *Core) answerSyncs() {
 	for len(c.ld.syncWaits) > 0 {
 		w := c.ld.syncWaits[0]
-		n := 1
-		for _, ps := range c.ld.peers {
-			if ps.synced && ps.voting && ps.round >= w.round {
-				n++
-			}
-		}
-		if n < c.quorum {
+		if !c.quorumHas(true, func(ps *peerState) bool { return ps.round >= w.round }) {
 			return
 		}
 		c.ld.syncWaits = c.ld.syncWaits[1:]

@@ -127,13 +127,9 @@ func (c *Core) sendAckLD() {
 
 // stepAckLD records a follower level with the leader's history.
 func (c *Core) stepAckLD(m Message, ps *peerState) {
-	if !ps.nlSent || m.Epoch != c.ld.epoch {
+	if !c.noteAck(m, ps) {
 		return
 	}
-	if !ps.synced {
-		ps.synced, ps.nextSeq = true, m.Seq
-	}
-	ps.match = max(ps.match, min(m.Zxid, c.log.last()))
 	if c.ld.active {
 		c.send(Message{Type: MsgCommitLD, To: m.From, Epoch: c.ld.epoch, Session: ps.session, Zxid: c.commit})
 		c.maybeCommit()
@@ -147,16 +143,7 @@ func (c *Core) maybeActivate() {
 	if c.ld.active || !c.ld.established {
 		return
 	}
-	n := 0
-	if c.ld.selfMatch >= c.ld.initialLast {
-		n++
-	}
-	for _, ps := range c.ld.peers {
-		if ps.synced && ps.voting && ps.match >= c.ld.initialLast {
-			n++
-		}
-	}
-	if n >= c.quorum {
+	if c.quorumHas(c.ld.selfMatch >= c.ld.initialLast, func(ps *peerState) bool { return ps.match >= c.ld.initialLast }) {
 		c.activate()
 	}
 }

@@ -131,6 +131,16 @@ func (w *world) tickDue() {
 
 // propose asks p's core to propose a fresh message; it returns its id.
 func (w *world) propose(p *peer) (uint64, bool) {
+	id, ok := w.proposeNoDrain(p)
+	if ok {
+		w.drain(p)
+	}
+	return id, ok
+}
+
+// proposeNoDrain proposes without carrying out the core's output, as a
+// call from inside a callback does.
+func (w *world) proposeNoDrain(p *peer) (uint64, bool) {
 	if p == nil || w.now < p.pausedTo {
 		return 0, false
 	}
@@ -144,21 +154,30 @@ func (w *world) propose(p *peer) (uint64, bool) {
 		return 0, false
 	}
 	w.tracef("PROPOSE peer %d seq=%d id=%x", p.id, seq, id)
-	w.drain(p)
+	p.own[id] = true
 	return id, true
 }
 
 func (w *world) sync(p *peer) {
+	if w.syncNoDrain(p) {
+		w.drain(p)
+	}
+}
+
+func (w *world) syncNoDrain(p *peer) bool {
 	if p == nil || w.now < p.pausedTo {
-		return
+		return false
 	}
 	seq, err := p.core.Sync()
 	if err != nil {
-		return
+		return false
 	}
 	p.syncNeed[seq] = len(w.chk.chosen)
-	w.tracef("SYNC? peer %d seq=%d need=%d", p.id, seq, len(w.chk.chosen))
-	w.drain(p)
+	for id := range p.own {
+		p.syncOwn[seq] = append(p.syncOwn[seq], id)
+	}
+	w.tracef("SYNC? peer %d seq=%d need=%d own=%d", p.id, seq, len(w.chk.chosen), len(p.own))
+	return true
 }
 
 // partition cuts one random link one way, or splits the ensemble in two.
@@ -194,7 +213,8 @@ func (w *world) snapshot(p *peer) {
 		w.violate("delivery", "peer %d: core delivered %s, application last got %s", p.id, s.Delivered, last.Zxid)
 		return
 	}
-	snap := core.Snapshot{Meta: core.SnapshotMeta{Zxid: last.Zxid, Timestamp: last.Timestamp}, Data: p.app.getState()}
+	snap := core.Snapshot{Meta: core.SnapshotMeta{Zxid: last.Zxid, Timestamp: last.Timestamp,
+		Proposer: last.Proposer, Incarnation: last.Inc, Seq: last.Seq}, Data: p.app.getState()}
 	if err := p.store.Snapshots.Save(snap); err != nil {
 		w.violate("storage", "peer %d: %v", p.id, err)
 		return

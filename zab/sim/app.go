@@ -13,6 +13,7 @@ type record struct {
 	Zxid      core.Zxid
 	Timestamp int64
 	Proposer  uint64
+	Inc       uint64 // the proposer's incarnation, as the entry says
 	Seq       uint64
 	ID        uint64
 }
@@ -23,7 +24,7 @@ type app struct {
 	list []record
 }
 
-const recordSize = 40
+const recordSize = 48
 
 func (a *app) getState() []byte {
 	b := make([]byte, 0, len(a.list)*recordSize)
@@ -31,6 +32,7 @@ func (a *app) getState() []byte {
 		b = binary.BigEndian.AppendUint64(b, uint64(r.Zxid))
 		b = binary.BigEndian.AppendUint64(b, uint64(r.Timestamp))
 		b = binary.BigEndian.AppendUint64(b, r.Proposer)
+		b = binary.BigEndian.AppendUint64(b, r.Inc)
 		b = binary.BigEndian.AppendUint64(b, r.Seq)
 		b = binary.BigEndian.AppendUint64(b, r.ID)
 	}
@@ -47,8 +49,9 @@ func decodeState(b []byte) ([]record, error) {
 			Zxid:      core.Zxid(binary.BigEndian.Uint64(b)),
 			Timestamp: int64(binary.BigEndian.Uint64(b[8:])),
 			Proposer:  binary.BigEndian.Uint64(b[16:]),
-			Seq:       binary.BigEndian.Uint64(b[24:]),
-			ID:        binary.BigEndian.Uint64(b[32:]),
+			Inc:       binary.BigEndian.Uint64(b[24:]),
+			Seq:       binary.BigEndian.Uint64(b[32:]),
+			ID:        binary.BigEndian.Uint64(b[40:]),
 		})
 	}
 	return out, nil
@@ -59,5 +62,5 @@ func recordOf(e core.Entry) record {
 	if len(e.Data) == 8 {
 		id = binary.BigEndian.Uint64(e.Data)
 	}
-	return record{Zxid: e.Zxid, Timestamp: e.Timestamp, Proposer: e.Proposer, Seq: e.Seq, ID: id}
+	return record{Zxid: e.Zxid, Timestamp: e.Timestamp, Proposer: e.Proposer, Inc: e.Incarnation, Seq: e.Seq, ID: id}
 }

@@ -57,7 +57,14 @@ func (k *checker) delivered(w *world, p *peer, r record) {
 		w.violate("proposer", "message %x says proposer %d", r.ID, r.Proposer)
 		return
 	}
-	key := [2]uint64{r.Proposer, (r.ID >> 32) & 0xffff}
+	if r.Inc&0xffff != (r.ID>>32)&0xffff {
+		// (Proposer, Incarnation, Seq) must name one request for ever: an
+		// entry that carries another run's incarnation could be matched to
+		// that run's request with the same seq.
+		w.violate("unique cookie", "message %x proposed in incarnation %d says incarnation %d", r.ID, (r.ID>>32)&0xffff, r.Inc)
+		return
+	}
+	key := [2]uint64{r.Proposer, r.Inc}
 	if r.Seq <= k.lastSeq[key] {
 		w.violate("per-proposer order", "proposer %d: seq %d delivered after seq %d", r.Proposer, r.Seq, k.lastSeq[key])
 		return

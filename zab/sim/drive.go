@@ -16,12 +16,13 @@ func (w *world) start(p *peer) {
 	p.inc++
 	p.pausedTo = 0
 	p.syncNeed = map[uint64]int{}
+	p.own, p.syncOwn = map[uint64]bool{}, map[uint64][]uint64{}
 	p.app.list = nil
 	if snap != nil {
 		w.restore(p, snap)
 	}
 	cfg := core.Config{ID: p.id, Voters: p.voters, Observers: p.obs, InitLimit: initLimit, SyncLimit: syncLimit,
-		MaxCounter: p.maxCount, Rand: rand.New(rand.NewPCG(w.rng.Uint64(), p.inc)), Snapshots: p.store,
+		Incarnation: p.inc, MaxCounter: p.maxCount, Rand: rand.New(rand.NewPCG(w.rng.Uint64(), p.inc)), Snapshots: p.store,
 		Logger: w.log, Bugs: w.opts.Bugs.Bugs}
 	c, err := core.New(cfg, restored)
 	if err != nil {
@@ -33,19 +34,25 @@ func (w *world) start(p *peer) {
 	w.drain(p)
 }
 
-// drain carries out everything p's core asks for, as the runtime does.
+// drain carries out everything p's core asks for, as the runtime does:
+// PROPOSE, COMMIT and PING leave before the disk write, the rest after it,
+// and the callbacks may call Propose and Sync while the Ready is not yet
+// advanced.
 func (w *world) drain(p *peer) {
 	for p.core != nil && w.fail == nil && p.core.HasReady() {
 		rd := p.core.Ready()
-		early := w.opts.Bugs.AckBeforeDurable
-		if early {
+		if w.opts.Bugs.AckBeforeDurable {
 			w.sendAll(rd.Messages)
+		} else {
+			now, _ := p.split.Split(rd.Messages)
+			w.sendAll(now)
 		}
 		if !w.persist(p, &rd) {
 			return
 		}
-		if !early {
-			w.sendAll(rd.Messages)
+		if !w.opts.Bugs.AckBeforeDurable {
+			_, later := p.split.Split(rd.Messages)
+			w.sendAll(later)
 		}
 		w.apply(p, rd.Events)
 		if p.core != nil {
@@ -117,10 +124,14 @@ func (w *world) apply(p *peer, evs []core.Event) {
 		switch ev.Kind {
 		case core.EventStatus:
 			w.tracef("STATUS peer %d %s leader=%d", p.id, ev.Role, ev.Leader)
+			if ev.Role == core.Looking {
+				clear(p.own) // they may still be delivered, or never
+			}
 		case core.EventRestore:
 			w.restore(p, ev.Snapshot)
 		case core.EventDeliver:
 			w.deliver(p, recordOf(ev.Entry))
+			w.fromCallback(p)
 		case core.EventSync:
 			w.syncDone(p, ev)
 		}
@@ -147,6 +158,23 @@ func (w *world) deliver(p *peer, r record) {
 	}
 	w.chk.delivered(w, p, r)
 	p.app.list = append(p.app.list, r)
+	delete(p.own, r.ID)
+}
+
+// fromCallback now and then proposes or syncs from inside Deliver, as a
+// service does: the call steps the core while its Ready is still being
+// carried out, and the drain loop picks up what it produced.
+func (w *world) fromCallback(p *peer) {
+	if !w.faulty() || p.core == nil {
+		return
+	}
+	switch w.rng.IntN(16) {
+	case 0:
+		w.proposeNoDrain(p)
+	case 1:
+		w.proposeNoDrain(p)
+		w.syncNoDrain(p)
+	}
 }
 
 func (w *world) syncDone(p *peer, ev core.Event) {
@@ -160,5 +188,14 @@ func (w *world) syncDone(p *peer, ev core.Event) {
 	if len(p.app.list) < need {
 		w.violate("sync", "peer %d: DeliverSync after %d deliveries, but %d were delivered somewhere before Sync",
 			p.id, len(p.app.list), need)
+		return
 	}
+	for _, id := range p.syncOwn[ev.Seq] {
+		if p.own[id] {
+			w.violate("sync", "peer %d: DeliverSync %d before the delivery of its own proposal %x made before the Sync",
+				p.id, ev.Seq, id)
+			return
+		}
+	}
+	delete(p.syncOwn, ev.Seq)
 }

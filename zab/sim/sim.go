@@ -104,6 +104,12 @@ type peer struct {
 	nextTick int64
 	pausedTo int64          // while now < pausedTo the process is stopped (a GC pause, SIGSTOP)
 	syncNeed map[uint64]int // sync seq → messages delivered anywhere when Sync was called
+	// own holds the ids this peer proposed since it last went Looking and
+	// has not delivered yet; syncOwn what own held when each Sync was
+	// called: the sync must come after their delivery.
+	own      map[uint64]bool
+	syncOwn  map[uint64][]uint64
+	split    core.Splitter
 	maxCount uint32
 }
 

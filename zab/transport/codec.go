@@ -15,7 +15,7 @@ import (
 // Version is the wire format of a message payload and of the handshake.
 // A peer rejects anything else, so a mixed ensemble fails loudly at the
 // handshake instead of misreading messages.
-const Version = 1
+const Version = 2
 
 // MaxFrame is the default and largest payload a frame may carry: a SNAP
 // carries the whole application state, so the limit is generous, but a
@@ -47,10 +47,10 @@ const (
 	flagsKnown   = flagCounted | flagNonVoting | flagEstablished | flagActive | flagSnapshot | flagEntries
 )
 
-// minEntryLen is the smallest encoding of an Entry (five one-byte
+// minEntryLen is the smallest encoding of an Entry (six one-byte
 // varints); the decoder uses it to refuse entry counts the remaining bytes
 // cannot hold before it allocates.
-const minEntryLen = 5
+const minEntryLen = 6
 
 // AppendMessage appends m as one frame to dst and returns the extended
 // slice. The payload is
@@ -61,10 +61,11 @@ const minEntryLen = 5
 //	Vote.Leader Vote.Epoch Vote.Zxid      uvarints
 //	AcceptedEpoch CurrentEpoch LastZxid   uvarints
 //	Mode                                  byte
-//	Zxid Commit Seq                       uvarints
-//	[Snapshot: Zxid uvarint, Timestamp varint, Data]       if flagSnapshot
+//	Zxid Commit Seq ReqSeq                uvarints
+//	[Snapshot: Zxid uvarint, Timestamp varint, Proposer Incarnation Seq
+//	 uvarints, Data]                                         if flagSnapshot
 //	[count uvarint, count × (Zxid uvarint, Timestamp varint,
-//	 Proposer uvarint, Seq uvarint, Data)]                   if flagEntries
+//	 Proposer Incarnation Seq uvarints, Data)]               if flagEntries
 //
 // where Data is a uvarint length and the bytes. Most fields of most
 // messages are zero, which a varint spends one byte on, so a PING or an
@@ -84,12 +85,15 @@ func AppendMessage(dst []byte, m *core.Message) []byte {
 		dst = binary.AppendUvarint(dst, v)
 	}
 	dst = append(dst, byte(m.Mode))
-	for _, v := range [...]uint64{uint64(m.Zxid), uint64(m.Commit), m.Seq} {
+	for _, v := range [...]uint64{uint64(m.Zxid), uint64(m.Commit), m.Seq, m.ReqSeq} {
 		dst = binary.AppendUvarint(dst, v)
 	}
 	if s := m.Snapshot; s != nil {
 		dst = binary.AppendUvarint(dst, uint64(s.Meta.Zxid))
 		dst = binary.AppendVarint(dst, s.Meta.Timestamp)
+		dst = binary.AppendUvarint(dst, s.Meta.Proposer)
+		dst = binary.AppendUvarint(dst, s.Meta.Incarnation)
+		dst = binary.AppendUvarint(dst, s.Meta.Seq)
 		dst = appendBytes(dst, s.Data)
 	}
 	if len(m.Entries) > 0 {
@@ -99,6 +103,7 @@ func AppendMessage(dst []byte, m *core.Message) []byte {
 			dst = binary.AppendUvarint(dst, uint64(e.Zxid))
 			dst = binary.AppendVarint(dst, e.Timestamp)
 			dst = binary.AppendUvarint(dst, e.Proposer)
+			dst = binary.AppendUvarint(dst, e.Incarnation)
 			dst = binary.AppendUvarint(dst, e.Seq)
 			dst = appendBytes(dst, e.Data)
 		}
@@ -128,13 +133,13 @@ func flagsOf(m *core.Message) byte {
 // sizeBound is an upper bound of m's frame, so that encoding a large SNAP
 // or PROPOSE grows the buffer once instead of copying it log(n) times.
 func sizeBound(m *core.Message) int {
-	n := headerLen + 3 + 2 + 14*binary.MaxVarintLen64
+	n := headerLen + 3 + 2 + 15*binary.MaxVarintLen64
 	if m.Snapshot != nil {
-		n += 3*binary.MaxVarintLen64 + len(m.Snapshot.Data)
+		n += 6*binary.MaxVarintLen64 + len(m.Snapshot.Data)
 	}
 	n += binary.MaxVarintLen64
 	for i := range m.Entries {
-		n += 5*binary.MaxVarintLen64 + len(m.Entries[i].Data)
+		n += 6*binary.MaxVarintLen64 + len(m.Entries[i].Data)
 	}
 	return n
 }
@@ -192,7 +197,9 @@ func decodePayload(p []byte) (core.Message, error) {
 	d.fixedFields(&m)
 	if flags&flagSnapshot != 0 {
 		m.Snapshot = &core.Snapshot{Meta: core.SnapshotMeta{
-			Zxid: core.Zxid(d.uvarint("Snapshot.Zxid")), Timestamp: d.varint("Snapshot.Timestamp")}}
+			Zxid: core.Zxid(d.uvarint("Snapshot.Zxid")), Timestamp: d.varint("Snapshot.Timestamp"),
+			Proposer: d.uvarint("Snapshot.Proposer"), Incarnation: d.uvarint("Snapshot.Incarnation"),
+			Seq: d.uvarint("Snapshot.Seq")}}
 		m.Snapshot.Data = d.bytes("Snapshot.Data")
 	}
 	if flags&flagEntries != 0 {
@@ -245,6 +252,7 @@ func (d *decoder) fixedFields(m *core.Message) {
 	m.Zxid = core.Zxid(d.uvarint("Zxid"))
 	m.Commit = core.Zxid(d.uvarint("Commit"))
 	m.Seq = d.uvarint("Seq")
+	m.ReqSeq = d.uvarint("ReqSeq")
 }
 
 func (d *decoder) entries() []core.Entry {
@@ -264,6 +272,7 @@ func (d *decoder) entries() []core.Entry {
 		e.Zxid = core.Zxid(d.uvarint("Entry.Zxid"))
 		e.Timestamp = d.varint("Entry.Timestamp")
 		e.Proposer = d.uvarint("Entry.Proposer")
+		e.Incarnation = d.uvarint("Entry.Incarnation")
 		e.Seq = d.uvarint("Entry.Seq")
 		e.Data = d.bytes("Entry.Data")
 		if d.err != nil {
