@@ -1,0 +1,262 @@
+package svctest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"zablab/internal/ports"
+	"zablab/internal/wait"
+	"zablab/mwzookeeper"
+	"zablab/properties"
+)
+
+// Options tune an Ensemble; the zero value is a fast test ensemble.
+type Options struct {
+	TickTime  time.Duration   // default 50 ms
+	SnapCount int             // 0: Zab's default
+	Skews     []time.Duration // Skews[i-1] is replica i's clock skew
+	LogLevel  string          // log.level of peers and hosts; default env ZABLAB_LOG or WARN
+	// DoTimeout bounds Do (default 10 s); LeaderTimeout bounds Start's wait
+	// for every replica to serve (default 20 s).
+	DoTimeout     time.Duration
+	LeaderTimeout time.Duration
+}
+
+// Ensemble is n replicas of a Service running in this process.
+type Ensemble struct {
+	t     testing.TB
+	f     mwzookeeper.Factory
+	n     int
+	opts  Options
+	hosts []*Host // index myid; [0] unused
+	props []*properties.Properties
+
+	mu      sync.Mutex
+	svcs    []mwzookeeper.Service // nil while stopped
+	doubles []string              // replies given twice
+}
+
+// Start writes n properties files, starts n replicas made by f and waits
+// until every one serves. t.Cleanup stops them all.
+func Start(t testing.TB, f mwzookeeper.Factory, n int, o Options) *Ensemble {
+	t.Helper()
+	if o.TickTime == 0 {
+		o.TickTime = 50 * time.Millisecond
+	}
+	if o.DoTimeout == 0 {
+		o.DoTimeout = 10 * time.Second
+	}
+	if o.LeaderTimeout == 0 {
+		o.LeaderTimeout = 20 * time.Second
+	}
+	o.LogLevel = logLevel(o.LogLevel)
+	e := &Ensemble{t: t, f: f, n: n, opts: o,
+		hosts: make([]*Host, n+1), props: make([]*properties.Properties, n+1),
+		svcs: make([]mwzookeeper.Service, n+1)}
+	if err := e.writeProps(t.TempDir()); err != nil {
+		t.Fatalf("svctest: %v", err)
+	}
+	t.Cleanup(e.stopAll)
+	for i := 1; i <= n; i++ {
+		var skew time.Duration
+		if i <= len(o.Skews) {
+			skew = o.Skews[i-1]
+		}
+		e.hosts[i] = NewHost("replica"+strconv.Itoa(i), skew)
+		e.hosts[i].log = newLogger(o.LogLevel).WithField("host", "replica"+strconv.Itoa(i))
+		if err := e.startReplica(i); err != nil {
+			t.Fatalf("svctest: %v", err)
+		}
+	}
+	for i := 1; i <= n; i++ {
+		e.WaitServing(t, i)
+	}
+	return e
+}
+
+// writeProps writes replica i's file as dir/replica<i>/zab.properties and
+// loads it back, so that errors name a real file and line.
+func (e *Ensemble) writeProps(dir string) error {
+	var addrs []int
+	if e.n > 1 {
+		var err error
+		if addrs, err = ports.Free(e.n); err != nil {
+			return err
+		}
+	}
+	for i := 1; i <= e.n; i++ {
+		rd := filepath.Join(dir, "replica"+strconv.Itoa(i))
+		if err := os.MkdirAll(rd, 0o755); err != nil {
+			return err
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "myid=%d\n", i)
+		for j, port := range addrs {
+			fmt.Fprintf(&b, "peer%d=127.0.0.1:%d\n", j+1, port)
+		}
+		fmt.Fprintf(&b, "dataLogDir=log\ndataSnapDir=snap\ntickTime=%d\ninitLimit=10\nsyncLimit=5\n",
+			e.opts.TickTime.Milliseconds())
+		if e.opts.SnapCount > 0 {
+			fmt.Fprintf(&b, "snapCount=%d\n", e.opts.SnapCount)
+		}
+		fmt.Fprintf(&b, "log.level=%s\n", e.opts.LogLevel)
+		file := filepath.Join(rd, "zab.properties")
+		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+		p, err := properties.LoadFile(file)
+		if err != nil {
+			return err
+		}
+		e.props[i] = p
+	}
+	return nil
+}
+
+func (e *Ensemble) startReplica(i int) error {
+	s := e.f()
+	if err := s.Start(e.props[i], e.hosts[i]); err != nil {
+		return fmt.Errorf("replica %d (%s): start: %w", i, e.props[i].File(), err)
+	}
+	e.mu.Lock()
+	e.svcs[i] = s
+	e.mu.Unlock()
+	return nil
+}
+
+// N is the number of replicas.
+func (e *Ensemble) N() int { return e.n }
+
+// Service returns replica i's running Service (nil while stopped).
+func (e *Ensemble) Service(i int) mwzookeeper.Service {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.svcs[i]
+}
+
+// Host returns replica i's Host; it survives Stop and Restart.
+func (e *Ensemble) Host(i int) *Host { return e.hosts[i] }
+
+// Props returns replica i's properties.
+func (e *Ensemble) Props(i int) *properties.Properties { return e.props[i] }
+
+// Stop stops replica i's Service; its data folders stay.
+func (e *Ensemble) Stop(i int) error {
+	e.mu.Lock()
+	s := e.svcs[i]
+	e.svcs[i] = nil
+	e.mu.Unlock()
+	if s == nil {
+		return fmt.Errorf("svctest: replica %d is not running", i)
+	}
+	return s.Stop()
+}
+
+// Restart starts a fresh Service from the factory on replica i's
+// properties and disk (stopping the running one first, if any). It does
+// not wait for it to serve: see WaitServing.
+func (e *Ensemble) Restart(i int) error {
+	if e.Service(i) != nil {
+		if err := e.Stop(i); err != nil {
+			return err
+		}
+	}
+	return e.startReplica(i)
+}
+
+// WaitServing waits until replica i reports Serving(true), failing t
+// after Options.LeaderTimeout.
+func (e *Ensemble) WaitServing(t testing.TB, i int) {
+	t.Helper()
+	wait.For(t, fmt.Sprintf("replica %d of %d to serve (no leader elected?)", i, e.n),
+		e.opts.LeaderTimeout, e.hosts[i].IsServing)
+}
+
+// Leader returns the myid of the running replica whose Service reports
+// role "leader" (or "standalone"), or 0 when none does or the Service is
+// no mwzookeeper.Reporter.
+func (e *Ensemble) Leader() int {
+	for i := 1; i <= e.n; i++ {
+		r, ok := e.Service(i).(mwzookeeper.Reporter)
+		if !ok {
+			continue
+		}
+		if role := r.Stats().Role; role == "leader" || role == "standalone" {
+			return i
+		}
+	}
+	return 0
+}
+
+// DoAsync submits req to replica i; the channel yields the reply. A
+// second reply to the same request is recorded and fails the test at
+// cleanup. A stopped replica answers ErrConnectionLoss.
+func (e *Ensemble) DoAsync(i int, req *mwzookeeper.Request) <-chan *mwzookeeper.Response {
+	ch := make(chan *mwzookeeper.Response, 1)
+	s := e.Service(i)
+	if s == nil {
+		ch <- &mwzookeeper.Response{Err: fmt.Errorf("%w: svctest: replica %d is stopped",
+			mwzookeeper.ErrConnectionLoss, i)}
+		return ch
+	}
+	var once sync.Once
+	s.Submit(req, func(r *mwzookeeper.Response) {
+		answered := false
+		once.Do(func() { answered = true; ch <- r })
+		if !answered {
+			e.mu.Lock()
+			e.doubles = append(e.doubles, fmt.Sprintf("replica %d answered %s %q twice", i, req.Op, req.Path))
+			e.mu.Unlock()
+		}
+	})
+	return ch
+}
+
+// Do submits req to replica i and waits for its reply; no reply within
+// Options.DoTimeout fails t, naming the op and path.
+func (e *Ensemble) Do(t testing.TB, i int, req *mwzookeeper.Request) *mwzookeeper.Response {
+	t.Helper()
+	select {
+	case r := <-e.DoAsync(i, req):
+		return r
+	case <-time.After(e.opts.DoTimeout):
+		t.Fatalf("svctest: replica %d did not answer %s %q (session %#x) within %s",
+			i, req.Op, req.Path, req.Session, e.opts.DoTimeout)
+		return nil
+	}
+}
+
+// Session opens a session on replica i and returns its id; an error fails t.
+func (e *Ensemble) Session(t testing.TB, i int, timeout time.Duration) int64 {
+	t.Helper()
+	r := e.Do(t, i, &mwzookeeper.Request{Op: mwzookeeper.OpCreateSession, Timeout: int32(timeout.Milliseconds())})
+	if r.Err != nil {
+		t.Fatalf("svctest: createSession on replica %d: %v", i, r.Err)
+	}
+	if r.Session == 0 {
+		t.Fatalf("svctest: createSession on replica %d returned session 0", i)
+	}
+	return r.Session
+}
+
+// stopAll stops every running replica and reports double replies.
+func (e *Ensemble) stopAll() {
+	for i := e.n; i >= 1; i-- {
+		if e.Service(i) != nil {
+			if err := e.Stop(i); err != nil {
+				e.t.Errorf("svctest: stop replica %d: %v", i, err)
+			}
+		}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, d := range e.doubles {
+		e.t.Errorf("svctest: %s", d)
+	}
+}

@@ -1,0 +1,141 @@
+package svctest
+
+import (
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"zablab/mwzookeeper"
+)
+
+// Host implements mwzookeeper.Host for tests: a skewable clock, a logger,
+// and records of what the Service reported. Safe for concurrent use.
+type Host struct {
+	name string
+	log  logrus.FieldLogger
+
+	mu       sync.Mutex
+	skew     time.Duration
+	events   map[int64][]mwzookeeper.WatchEvent
+	closed   map[int64]bool // session -> expired
+	serving  bool
+	notifies int
+}
+
+var _ mwzookeeper.Host = (*Host)(nil)
+
+// NewHost returns a Host named name (it appears in its log lines) whose
+// clock runs skew ahead of the real one.
+func NewHost(name string, skew time.Duration) *Host {
+	return &Host{
+		name:   name,
+		log:    newLogger(logLevel("")).WithField("host", name),
+		skew:   skew,
+		events: map[int64][]mwzookeeper.WatchEvent{},
+		closed: map[int64]bool{},
+	}
+}
+
+// SetSkew changes how far the Host's clock runs ahead (negative: behind).
+func (h *Host) SetSkew(d time.Duration) {
+	h.mu.Lock()
+	h.skew = d
+	h.mu.Unlock()
+}
+
+// Now is the real clock plus the skew.
+func (h *Host) Now() time.Time {
+	h.mu.Lock()
+	d := h.skew
+	h.mu.Unlock()
+	return time.Now().Add(d)
+}
+
+// Logger returns the Host's logger.
+func (h *Host) Logger() logrus.FieldLogger { return h.log }
+
+// Notify records a watch event for session.
+func (h *Host) Notify(session int64, ev mwzookeeper.WatchEvent) {
+	h.mu.Lock()
+	h.events[session] = append(h.events[session], ev)
+	h.notifies++
+	h.mu.Unlock()
+}
+
+// SessionClosed records that session was closed or expired.
+func (h *Host) SessionClosed(session int64, expired bool) {
+	h.mu.Lock()
+	h.closed[session] = expired
+	h.mu.Unlock()
+}
+
+// Serving records whether the Service takes requests.
+func (h *Host) Serving(ok bool) {
+	h.mu.Lock()
+	h.serving = ok
+	h.mu.Unlock()
+}
+
+// Events returns the watch events sent to session, in arrival order.
+func (h *Host) Events(session int64) []mwzookeeper.WatchEvent {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]mwzookeeper.WatchEvent(nil), h.events[session]...)
+}
+
+// Notifies counts every watch event sent to any session.
+func (h *Host) Notifies() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.notifies
+}
+
+// Closed says whether SessionClosed was called for session, and whether
+// it said expired.
+func (h *Host) Closed(session int64) (closed, expired bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	expired, closed = h.closed[session]
+	return closed, expired
+}
+
+// IsServing reports the last Serving call (false before any). It cannot
+// be called Serving: that name is mwzookeeper.Host's setter.
+func (h *Host) IsServing() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.serving
+}
+
+// logLevel is the level named by s, or by env ZABLAB_LOG when s is empty,
+// or WARN; in the log4j names that package logging takes.
+func logLevel(s string) string {
+	if s == "" {
+		s = os.Getenv("ZABLAB_LOG")
+	}
+	if s == "" {
+		s = "WARN"
+	}
+	return strings.ToUpper(s)
+}
+
+func newLogger(level string) *logrus.Logger {
+	lg := logrus.New()
+	switch level {
+	case "OFF":
+		lg.SetOutput(io.Discard)
+	case "ALL":
+		lg.SetLevel(logrus.TraceLevel)
+	default:
+		l, err := logrus.ParseLevel(level)
+		if err != nil {
+			l = logrus.WarnLevel
+		}
+		lg.SetLevel(l)
+	}
+	return lg
+}

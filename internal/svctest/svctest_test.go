@@ -1,0 +1,128 @@
+package svctest
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"zablab/mwzookeeper"
+	"zablab/properties"
+)
+
+// fake is a Service without Zab: it serves at once, opens sessions
+// numbered from 1, never answers getData and answers delete twice.
+type fake struct {
+	host mwzookeeper.Host
+	p    *properties.Properties
+	next int64
+}
+
+func (f *fake) Start(p *properties.Properties, h mwzookeeper.Host) error {
+	f.host, f.p = h, p
+	h.Serving(true)
+	return nil
+}
+
+func (f *fake) Submit(req *mwzookeeper.Request, reply func(*mwzookeeper.Response)) {
+	switch req.Op {
+	case mwzookeeper.OpCreateSession:
+		f.next++
+		f.host.Notify(f.next, mwzookeeper.WatchEvent{Type: mwzookeeper.EventNodeCreated, Path: "/x"})
+		reply(&mwzookeeper.Response{Session: f.next})
+	case mwzookeeper.OpGetData:
+	case mwzookeeper.OpDelete:
+		reply(&mwzookeeper.Response{})
+		reply(&mwzookeeper.Response{})
+	default:
+		reply(&mwzookeeper.Response{Err: mwzookeeper.ErrUnimplemented})
+	}
+}
+
+func (f *fake) Stop() error { f.host.Serving(false); return nil }
+
+func newFake() mwzookeeper.Service { return &fake{} }
+
+type recorder struct {
+	testing.TB
+	msgs []string
+}
+
+func (r *recorder) Helper() {}
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.msgs = append(r.msgs, format)
+	panic(r)
+}
+func (r *recorder) Errorf(format string, args ...any) { r.msgs = append(r.msgs, format) }
+
+func TestEnsembleWritesPropertiesAndRunsReplicas(t *testing.T) {
+	e := Start(t, newFake, 3, Options{SnapCount: 7, Skews: []time.Duration{0, time.Second}})
+	if e.N() != 3 {
+		t.Fatalf("N = %d", e.N())
+	}
+	for i := 1; i <= 3; i++ {
+		p := e.Props(i)
+		if id, _ := p.Int("myid", 0); id != i {
+			t.Errorf("replica %d: myid %d", i, id)
+		}
+		if _, ok := p.Get("peer3"); !ok || !mwzookeeper.Ensemble(p) {
+			t.Errorf("replica %d: no peer3 in %s", i, p.File())
+		}
+		if v := p.String("snapCount", ""); v != "7" {
+			t.Errorf("replica %d: snapCount %q", i, v)
+		}
+		if !strings.HasSuffix(p.Path("dataLogDir", ""), "replica"+string(rune('0'+i))+"/log") {
+			t.Errorf("replica %d: dataLogDir %q", i, p.Path("dataLogDir", ""))
+		}
+	}
+	if d := e.Host(2).Now().Sub(time.Now()); d < 900*time.Millisecond {
+		t.Errorf("replica 2's clock is %s ahead, want 1s", d)
+	}
+	s := e.Session(t, 2, time.Second)
+	if ev := e.Host(2).Events(s); len(ev) != 1 || ev[0].Path != "/x" {
+		t.Errorf("events %v", ev)
+	}
+	if err := e.Stop(2); err != nil || e.Host(2).IsServing() {
+		t.Fatalf("stop: %v, serving %v", err, e.Host(2).IsServing())
+	}
+	if r := e.Do(t, 2, &mwzookeeper.Request{Op: mwzookeeper.OpExists}); !errors.Is(r.Err, mwzookeeper.ErrConnectionLoss) {
+		t.Errorf("stopped replica answered %v", r.Err)
+	}
+	if err := e.Restart(2); err != nil {
+		t.Fatal(err)
+	}
+	e.WaitServing(t, 2)
+}
+
+func TestSingleReplicaHasNoPeers(t *testing.T) {
+	e := Start(t, newFake, 1, Options{})
+	if mwzookeeper.Ensemble(e.Props(1)) {
+		t.Fatalf("single replica has peer keys: %v", e.Props(1).Keys())
+	}
+}
+
+func TestDoFailsInsteadOfHanging(t *testing.T) {
+	e := Start(t, newFake, 1, Options{DoTimeout: 20 * time.Millisecond})
+	r := &recorder{TB: t}
+	func() {
+		defer func() { _ = recover() }()
+		e.Do(r, 1, &mwzookeeper.Request{Op: mwzookeeper.OpGetData, Path: "/never"})
+	}()
+	if len(r.msgs) != 1 || !strings.Contains(r.msgs[0], "did not answer") {
+		t.Fatalf("Do with no reply: %v", r.msgs)
+	}
+}
+
+func TestDoubleReplyFailsAtCleanup(t *testing.T) {
+	r := &recorder{TB: t}
+	e := &Ensemble{t: r, f: newFake, n: 1, hosts: []*Host{nil, NewHost("x", 0)},
+		props: []*properties.Properties{nil, properties.New()}, svcs: make([]mwzookeeper.Service, 2)}
+	if err := e.startReplica(1); err != nil {
+		t.Fatal(err)
+	}
+	<-e.DoAsync(1, &mwzookeeper.Request{Op: mwzookeeper.OpDelete, Path: "/twice"})
+	e.stopAll()
+	if len(r.msgs) != 1 {
+		t.Fatalf("double reply not reported: %v", r.msgs)
+	}
+}
