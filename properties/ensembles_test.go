@@ -11,8 +11,8 @@ import (
 )
 
 // TestEnsembleFiles checks the repository's ready-made peer files: they
-// load, name themselves right, agree on their ensemble, use distinct ports
-// below 32768 and distinct data folders.
+// load, name themselves right, agree on their ensemble, use distinct peer
+// and client ports below 32768 and distinct data folders.
 func TestEnsembleFiles(t *testing.T) {
 	ports := map[string]string{}
 	dirs := map[string]string{}
@@ -37,6 +37,7 @@ func TestEnsembleFiles(t *testing.T) {
 			} else if d := cmp.Diff(first, peers); d != "" {
 				t.Errorf("%s: peers differ from peer1's (-peer1 +here):\n%s", file, d)
 			}
+			checkClientPort(t, file, p, ports)
 			for _, key := range []string{"dataLogDir", "dataSnapDir"} {
 				d := p.Path(key, "")
 				if prev, dup := dirs[d]; dup || d == "" {
@@ -46,6 +47,22 @@ func TestEnsembleFiles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkClientPort checks clientPort: a port below 32768 that no peer port
+// and no other peer's clientPort uses.
+func checkClientPort(t *testing.T, file string, p *Properties, seen map[string]string) {
+	t.Helper()
+	n, err := p.Int("clientPort", 0)
+	if err != nil || n <= 0 || n >= 32768 {
+		t.Errorf("%s: clientPort=%d (%v), want a port below 32768", file, n, err)
+		return
+	}
+	port := strconv.Itoa(n)
+	if prev, dup := seen[port]; dup {
+		t.Errorf("%s: clientPort %s also used by %s", file, port, prev)
+	}
+	seen[port] = file
 }
 
 func checkPorts(t *testing.T, file string, peers map[int]string, seen map[string]string) {
