@@ -1,0 +1,157 @@
+package wire
+
+import (
+	mw "zablab/mwzookeeper"
+)
+
+// appendReplyHeader writes ReplyHeader{xid, zxid, err}.
+func appendReplyHeader(dst []byte, xid int32, zxid int64, code mw.Code) []byte {
+	dst = appendInt32(dst, xid)
+	dst = appendInt64(dst, zxid)
+	return appendInt32(dst, int32(code))
+}
+
+// AppendReply appends the whole reply frame for resp to the request with
+// header h: the length prefix, ReplyHeader{xid, zxid, err} and the body
+// ZooKeeper sends for h.Op. resp.Err's code (mwzookeeper.CodeOf) goes into
+// the header, and an error reply has no body, as in ZooKeeper.
+//
+// A failed multi is the exception, again as in ZooKeeper: its header says 0,
+// and its body lists every result as an error result (0 for the ops before
+// the failing one, the failing op's code, ErrRuntimeInconsistency after it),
+// so clients find the cause in the results. A multi that failed before any
+// op ran (resp.Results carries no error) is answered like any other error.
+func AppendReply(dst []byte, h Header, resp *mw.Response) []byte {
+	if resp == nil {
+		resp = &mw.Response{}
+	}
+	dst, start := beginFrame(dst)
+	if resp.Err != nil {
+		if h.Op == mw.OpMulti && failedMulti(resp.Results) {
+			dst = appendReplyHeader(dst, h.Xid, resp.Zxid, 0)
+			dst = appendMultiErrors(dst, resp.Results)
+		} else {
+			dst = appendReplyHeader(dst, h.Xid, resp.Zxid, mw.CodeOf(resp.Err))
+		}
+		return endFrame(dst, start)
+	}
+	dst = appendReplyHeader(dst, h.Xid, resp.Zxid, 0)
+	dst = appendBody(dst, h.Op, resp)
+	return endFrame(dst, start)
+}
+
+// appendBody writes the response record of a successful op.
+func appendBody(dst []byte, op mw.OpCode, resp *mw.Response) []byte {
+	switch op {
+	case mw.OpCreate, mw.OpSync: // CreateResponse, SyncResponse
+		return appendString(dst, resp.Path)
+	case mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL: // Create2Response
+		dst = appendString(dst, resp.Path)
+		return appendStat(dst, &resp.Stat)
+	case mw.OpExists, mw.OpSetData, mw.OpCheck: // ExistsResponse, SetDataResponse
+		return appendStat(dst, &resp.Stat)
+	case mw.OpGetData:
+		dst = appendBuffer(dst, resp.Data)
+		return appendStat(dst, &resp.Stat)
+	case mw.OpGetChildren:
+		return appendStrings(dst, resp.Children)
+	case mw.OpGetChildren2:
+		dst = appendStrings(dst, resp.Children)
+		return appendStat(dst, &resp.Stat)
+	case mw.OpMulti:
+		return appendMulti(dst, resp.Results)
+	}
+	// delete, setWatches, closeSession, ping, auth: header only.
+	return dst
+}
+
+// appendMultiHeader writes MultiHeader{type, done, err}.
+func appendMultiHeader(dst []byte, typ mw.OpCode, done bool, code mw.Code) []byte {
+	dst = appendInt32(dst, int32(typ))
+	dst = appendBool(dst, done)
+	return appendInt32(dst, int32(code))
+}
+
+// appendMultiDone ends a MultiResponse.
+func appendMultiDone(dst []byte) []byte {
+	return appendMultiHeader(dst, -1, true, -1)
+}
+
+// appendMulti writes the MultiResponse of a successful multi: per result a
+// MultiHeader and the op's response record.
+func appendMulti(dst []byte, results []mw.OpResult) []byte {
+	for i := range results {
+		r := &results[i]
+		if r.Err != nil {
+			dst = appendErrorResult(dst, mw.CodeOf(r.Err))
+			continue
+		}
+		switch r.Op {
+		case mw.OpCreate:
+			dst = appendMultiHeader(dst, mw.OpCreate, false, 0)
+			dst = appendString(dst, r.Path)
+		case mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL:
+			// ZooKeeper reports every create that returns a stat as create2.
+			dst = appendMultiHeader(dst, mw.OpCreate2, false, 0)
+			dst = appendString(dst, r.Path)
+			dst = appendStat(dst, &r.Stat)
+		case mw.OpSetData:
+			dst = appendMultiHeader(dst, mw.OpSetData, false, 0)
+			dst = appendStat(dst, &r.Stat)
+		default: // delete, check: no record
+			dst = appendMultiHeader(dst, r.Op, false, 0)
+		}
+	}
+	return appendMultiDone(dst)
+}
+
+// failedMulti says whether results carry the error of a multi that failed
+// inside: then it is sent in ZooKeeper's failed-multi shape.
+func failedMulti(results []mw.OpResult) bool {
+	for i := range results {
+		if results[i].Err != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// appendMultiErrors writes a failed multi's results, every one an error
+// result.
+func appendMultiErrors(dst []byte, results []mw.OpResult) []byte {
+	for i := range results {
+		dst = appendErrorResult(dst, mw.CodeOf(results[i].Err))
+	}
+	return appendMultiDone(dst)
+}
+
+// appendErrorResult writes an error result: MultiHeader{-1, false, code}
+// and ErrorResponse{code}.
+func appendErrorResult(dst []byte, code mw.Code) []byte {
+	dst = appendMultiHeader(dst, mw.OpError, false, code)
+	return appendInt32(dst, int32(code))
+}
+
+// AppendError appends a reply frame that has only a header: for a ping
+// (AppendError(dst, XidPing, zxid, nil)), an auth answer, an unknown op
+// (ErrUnimplemented), or any error reply.
+func AppendError(dst []byte, xid int32, zxid int64, err error) []byte {
+	dst, start := beginFrame(dst)
+	dst = appendReplyHeader(dst, xid, zxid, mw.CodeOf(err))
+	return endFrame(dst, start)
+}
+
+// stateSyncConnected is the keeper state a watch event carries while the
+// session is connected.
+const stateSyncConnected = 3
+
+// AppendEvent appends a watch event frame: ReplyHeader{-1, zxid, 0} and
+// WatcherEvent{type, SyncConnected, path}.
+func AppendEvent(dst []byte, ev mw.WatchEvent) []byte {
+	dst, start := beginFrame(dst)
+	dst = appendReplyHeader(dst, XidWatchEvent, ev.Zxid, 0)
+	dst = appendInt32(dst, int32(ev.Type))
+	dst = appendInt32(dst, stateSyncConnected)
+	dst = appendString(dst, ev.Path)
+	return endFrame(dst, start)
+}

@@ -1,0 +1,139 @@
+package wire
+
+import (
+	"fmt"
+
+	mw "zablab/mwzookeeper"
+)
+
+// Header is a request's header: the client's xid and the opcode.
+type Header struct {
+	Xid int32
+	Op  mw.OpCode
+}
+
+// DecodeRequest decodes a request frame body into req. req is reset first
+// and must not be shared with an earlier request; Data slices alias body,
+// so the caller copies what it keeps beyond the next ReadFrame into the same
+// buffer. Strings are copies.
+//
+// Every op the service knows is decoded: create, create2, createContainer
+// and createTTL (the latter two with an unsupported Mode, so the service
+// answers ErrUnimplemented), delete, exists, getData, setData, getChildren,
+// getChildren2, sync, check, multi, setWatches, setWatches2 (its persistent
+// watch lists are checked and dropped: the service has none), closeSession
+// and ping. For auth, req.Op is OpAuth and the caller decodes the rest with
+// DecodeAuth(body[8:]). Any other opcode returns the header and
+// ErrUnknownOp; a header that does not fit returns ErrMalformed.
+func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
+	*req = mw.Request{}
+	d := decoder{b: body, record: "RequestHeader"}
+	h := Header{Xid: d.int32("xid"), Op: mw.OpCode(d.int32("type"))}
+	if d.err != nil {
+		return Header{}, d.err
+	}
+	req.Op, req.Xid = h.Op, h.Xid
+	d.record = h.Op.String()
+	switch h.Op {
+	case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL:
+		decodeCreate(&d, h.Op, &req.Path, &req.Data, &req.Mode)
+	case mw.OpDelete, mw.OpCheck:
+		req.Path = d.ustring("path")
+		req.Version = d.int32("version")
+	case mw.OpExists, mw.OpGetData, mw.OpGetChildren, mw.OpGetChildren2:
+		req.Path = d.ustring("path")
+		req.Watch = d.bool("watch")
+	case mw.OpSetData:
+		req.Path = d.ustring("path")
+		req.Data = d.buffer("data")
+		req.Version = d.int32("version")
+	case mw.OpSync:
+		req.Path = d.ustring("path")
+	case mw.OpMulti:
+		req.Ops = decodeMulti(&d)
+	case mw.OpSetWatches, mw.OpSetWatches2:
+		req.RelZxid = d.int64("relativeZxid")
+		req.DataWatches = d.strings("dataWatches")
+		req.ExistWatches = d.strings("existWatches")
+		req.ChildWatches = d.strings("childWatches")
+		if h.Op == mw.OpSetWatches2 {
+			d.strings("persistentWatches")
+			d.strings("persistentRecursiveWatches")
+		}
+	case mw.OpAuth:
+		return h, nil // the caller decodes the AuthPacket with DecodeAuth
+	case mw.OpCloseSession, mw.OpPing:
+		// header only
+	default:
+		*req = mw.Request{}
+		return h, fmt.Errorf("%w: %d (%s), xid %d", ErrUnknownOp, int32(h.Op), h.Op, h.Xid)
+	}
+	if err := d.end(); err != nil {
+		*req = mw.Request{}
+		return h, err
+	}
+	return h, nil
+}
+
+// decodeCreate reads a CreateRequest (or CreateTTLRequest, whose TTL is
+// dropped). createContainer and createTTL get a Mode the service does not
+// support whatever their flags say, so none of them creates a plain node.
+func decodeCreate(d *decoder, op mw.OpCode, path *string, data *[]byte, mode *mw.CreateMode) {
+	*path = d.ustring("path")
+	*data = d.buffer("data")
+	d.acls("acl")
+	*mode = mw.CreateMode(d.int32("flags"))
+	switch op {
+	case mw.OpCreateContainer:
+		*mode = mw.Container
+	case mw.OpCreateTTL:
+		d.int64("ttl")
+		if *mode != mw.PersistentSeqTTL {
+			*mode = mw.PersistentTTL
+		}
+	}
+}
+
+// decodeMulti reads a MultiOperationRecord: a MultiHeader{type, done, err}
+// before every op and a final one with done set. Every op consumes at least
+// 13 bytes, so the slice stays bounded by the frame.
+func decodeMulti(d *decoder) []mw.Op {
+	var ops []mw.Op
+	for d.err == nil {
+		typ := mw.OpCode(d.int32("header.type"))
+		done := d.bool("header.done")
+		d.int32("header.err")
+		if done || d.err != nil {
+			break
+		}
+		op := mw.Op{Op: typ}
+		switch typ {
+		case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL:
+			decodeCreate(d, typ, &op.Path, &op.Data, &op.Mode)
+		case mw.OpDelete, mw.OpCheck:
+			op.Path = d.ustring("path")
+			op.Version = d.int32("version")
+		case mw.OpSetData:
+			op.Path = d.ustring("path")
+			op.Data = d.buffer("data")
+			op.Version = d.int32("version")
+		default:
+			d.fail("header.type", "op %d (%s) cannot be part of a multi", int32(typ), typ)
+		}
+		ops = append(ops, op)
+	}
+	return ops
+}
+
+// DecodeAuth decodes an AuthPacket, the body of an auth request after its
+// 8-byte header. auth aliases body.
+func DecodeAuth(body []byte) (authType int32, scheme string, auth []byte, err error) {
+	d := decoder{b: body, record: "AuthPacket"}
+	authType = d.int32("type")
+	scheme = d.ustring("scheme")
+	auth = d.buffer("auth")
+	if err := d.end(); err != nil {
+		return 0, "", nil, err
+	}
+	return authType, scheme, auth, nil
+}

@@ -1,0 +1,101 @@
+package wire
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"zablab/mwzookeeper"
+)
+
+// Sentinel errors. Every error this package returns wraps one of them (or
+// io.EOF / io.ErrUnexpectedEOF from ReadFrame) and says which record and
+// field it is about.
+var (
+	// ErrMalformed: a truncated field, a bad length, a negative count, or
+	// bytes left over after a record that ZooKeeper ends there.
+	ErrMalformed = errors.New("wire: malformed frame")
+	// ErrTooLarge: a frame longer than the reader allows.
+	ErrTooLarge = errors.New("wire: frame too large")
+	// ErrUnknownOp: a request whose opcode this package does not decode.
+	// DecodeRequest still returns the header, so the server can answer
+	// ErrUnimplemented to that xid and keep the connection.
+	ErrUnknownOp = errors.New("wire: unknown opcode")
+)
+
+// MaxFrame is the largest request frame a server should accept: the 1 MiB
+// data limit plus room for the header, the path and the ACLs (ZooKeeper's
+// jute.maxbuffer plays the same role).
+const MaxFrame = mwzookeeper.MaxData + 64<<10
+
+// Special xids of ZooKeeper's protocol. Ordinary requests use xids >= 0
+// chosen by the client; these mark frames that are not answers to them.
+const (
+	XidWatchEvent int32 = -1 // server to client: a watch event
+	XidPing       int32 = -2 // a ping and its answer
+	XidAuth       int32 = -4 // an auth packet from the Java and C clients
+	XidSetWatches int32 = -8 // setWatches after a reconnect (Java and C clients)
+)
+
+// requestHeaderLen is the size of RequestHeader{xid, type}.
+const requestHeaderLen = 8
+
+// ReadFrame reads one length-prefixed frame from r and returns its body.
+// The body is read into buf's array when it fits (pass the previous body
+// back to reuse it), otherwise into a new one. A length below zero is
+// ErrMalformed, above max ErrTooLarge. A connection closed cleanly before
+// the first byte returns io.EOF; one closed inside a frame returns a
+// wrapped io.ErrUnexpectedEOF.
+func ReadFrame(r io.Reader, buf []byte, max int) ([]byte, error) {
+	var lenBuf [4]byte
+	if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
+		if errors.Is(err, io.EOF) {
+			return buf[:0], io.EOF
+		}
+		return buf[:0], fmt.Errorf("wire: reading a frame length: %w", err)
+	}
+	n := int(int32(binary.BigEndian.Uint32(lenBuf[:])))
+	switch {
+	case n < 0:
+		return buf[:0], fmt.Errorf("%w: frame length %d is negative", ErrMalformed, n)
+	case n > max:
+		return buf[:0], fmt.Errorf("%w: frame length %d exceeds the limit of %d bytes", ErrTooLarge, n, max)
+	}
+	if cap(buf) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
+	if _, err := io.ReadFull(r, buf); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return buf[:0], fmt.Errorf("wire: reading a frame of %d bytes: %w", n, err)
+	}
+	return buf, nil
+}
+
+// IsFourLetterWord says whether the first four bytes a client sent are a
+// four-letter word (ruok, srvr, stat, mntr, conf, envi, cons, wchs, ...)
+// rather than the length of a connect request. Any four lowercase ASCII
+// letters count: read as a length they would exceed MaxFrame, so no real
+// frame is mistaken for one, and the server decides which words it knows.
+func IsFourLetterWord(first [4]byte) (string, bool) {
+	for _, c := range first {
+		if c < 'a' || c > 'z' {
+			return "", false
+		}
+	}
+	return string(first[:]), true
+}
+
+// beginFrame reserves the length prefix of a frame appended to dst and
+// returns where it starts; endFrame fills it in.
+func beginFrame(dst []byte) ([]byte, int) {
+	return append(dst, 0, 0, 0, 0), len(dst)
+}
+
+func endFrame(dst []byte, start int) []byte {
+	binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
+	return dst
+}
