@@ -6,7 +6,9 @@ import (
 	"io"
 	"net"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -34,7 +36,37 @@ type Config struct {
 	SyncLimit   int           // syncLimit in ticks (default 5)
 	SnapCount   int           // snapCount: deliveries between snapshots (default 100000)
 	Logger      logrus.FieldLogger
-	closeLog    io.Closer
+	// Now is the clock of the leader's timestamps (nil: time.Now). Whatever
+	// it says, timestamps strictly increase along the order: a leader uses
+	// max(Now, last timestamp + 1 ns). Ticks use the real clock.
+	Now func() time.Time
+
+	logFile *onceCloser // the log output ConfigFromProperties opened; nil if none
+}
+
+// Close closes the log output ConfigFromProperties opened, for a Config
+// that is never handed to a peer. A peer built from the Config closes it in
+// Shutdown (or when Startup fails); closing twice is harmless.
+func (c Config) Close() error { return c.closeLog() }
+
+func (c Config) closeLog() error {
+	if c.logFile == nil {
+		return nil
+	}
+	return c.logFile.Close()
+}
+
+// onceCloser closes its io.Closer on the first call only: a Config is
+// copied by value, and both the peer and its builder may close it.
+type onceCloser struct {
+	once sync.Once
+	c    io.Closer
+	err  error
+}
+
+func (o *onceCloser) Close() error {
+	o.once.Do(func() { o.err = o.c.Close() })
+	return o.err
 }
 
 // Defaults, as in ZooKeeper.
@@ -47,10 +79,19 @@ const (
 )
 
 // ConfigFromProperties reads a peer's configuration. Every bad key or value
-// is an error naming the key, the file and the line. single says the peer
-// runs alone: then myid defaults to 1 and peer<i> keys are not needed.
+// is an error naming the key, the file and the line, as is a key that
+// differs from a known one only in case; an unknown key is logged as a
+// warning naming file and line (see KnownKeys). single says the peer runs
+// alone: then myid defaults to 1 and peer<i> keys are not needed.
+//
+// The Config carries the log output the logging keys name (a file is
+// opened here): a peer built from it closes it in Shutdown; call
+// Config.Close for a Config never used.
 func ConfigFromProperties(p *properties.Properties, single bool) (Config, error) {
 	c := Config{}
+	if err := CheckKeys(p); err != nil {
+		return c, err
+	}
 	if err := c.readIdentity(p, single); err != nil {
 		return c, err
 	}
@@ -66,7 +107,13 @@ func ConfigFromProperties(p *properties.Properties, single bool) (Config, error)
 	if err != nil {
 		return c, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	c.Logger, c.closeLog = lg, closer
+	c.Logger = lg
+	if closer != nil {
+		c.logFile = &onceCloser{c: closer}
+	}
+	for _, w := range UnknownKeys(p) {
+		lg.Warn(w)
+	}
 	return c, nil
 }
 
@@ -113,6 +160,9 @@ func parsePeer(id uint64, v string) (Peer, error) {
 	host, port, err := net.SplitHostPort(v)
 	if err != nil || host == "" || port == "" {
 		return peer, fmt.Errorf("%q is not host:port or host:port:observer", v)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return peer, fmt.Errorf("%q: port %q is not a number from 1 to 65535", v, port)
 	}
 	peer.Addr = v
 	return peer, nil
@@ -191,4 +241,24 @@ func (c *Config) ids() (voters, observers []uint64) {
 		}
 	}
 	return voters, observers
+}
+
+// check refuses a Config built in code that no peer could run with.
+func (c *Config) check(single bool) error {
+	switch {
+	case c.ID == 0:
+		return fmt.Errorf("%w: ID (myid) must be positive", ErrConfig)
+	case c.DataLogDir == "":
+		return fmt.Errorf("%w: DataLogDir is required", ErrConfig)
+	case c.TickTime < MinTickTime:
+		return fmt.Errorf("%w: TickTime %s is below %s", ErrConfig, c.TickTime, MinTickTime)
+	case c.InitLimit < 2 || c.SyncLimit < 2 || c.SnapCount < 1:
+		return fmt.Errorf("%w: InitLimit and SyncLimit must be at least 2, SnapCount at least 1", ErrConfig)
+	case !single && c.addr(c.ID) == "":
+		return fmt.Errorf("%w: peer %d is not among Peers", ErrConfig, c.ID)
+	}
+	if c.DataSnapDir == "" {
+		c.DataSnapDir = c.DataLogDir
+	}
+	return nil
 }

@@ -17,6 +17,20 @@ func NewMultiZab(cb Callback, p *properties.Properties) (*MultiZab, error) {
 	if err != nil {
 		return nil, err
 	}
+	z, err := NewMultiZabFromConfig(cb, cfg)
+	if err != nil {
+		_ = cfg.Close()
+	}
+	return z, err
+}
+
+// NewMultiZabFromConfig builds one peer of an ensemble from cfg. It opens no
+// file and no socket: Startup opens the storage and the listener. Shutdown
+// closes the log output cfg carries.
+func NewMultiZabFromConfig(cb Callback, cfg Config) (*MultiZab, error) {
+	if err := cfg.check(false); err != nil {
+		return nil, err
+	}
 	return newMultiZab(cb, cfg, nil)
 }
 

@@ -19,7 +19,8 @@ import (
 )
 
 // node is the runtime shared by SingleZab and MultiZab: one goroutine (run)
-// owns the core, the store and the callback; see docs/threads.md.
+// carries out the core's output (disk, network, callbacks); every call into
+// the core, from run, Propose or Sync, takes coreMu. See docs/threads.md.
 type node struct {
 	cfg   Config
 	cb    Callback
@@ -28,26 +29,22 @@ type node struct {
 	tr    transport.Transport // nil for a single peer
 	newTr func() (transport.Transport, error)
 	core  *core.Core
+	inc   uint64 // this run's incarnation; drawn by Startup
 
-	mu    sync.Mutex // guards state and the channels' creation
-	state int        // stopped, running, closed
+	mu    sync.Mutex   // serializes Startup and Shutdown; never taken by Propose or Sync
+	state atomic.Int32 // stopped, running, closed: read by Propose and Sync without mu
 	quit  chan struct{}
 	done  chan struct{}
-	// coreMu guards core. run holds it while it steps the core and takes a
-	// Ready, never while it writes to disk or calls the application.
-	coreMu sync.Mutex
-	// Propose and Sync normally hand a request to run, which takes them in
-	// batches (one fsync for many). While run is inside a callback it cannot
-	// answer, so calls made then step the core directly under coreMu.
-	reqs       chan request
-	inCallback atomic.Bool
-	wake       chan struct{} // a direct call asks run to process the core's output
-	failure    error         // why run stopped by itself; set before done closes
+	// coreMu guards core: run holds it while it steps the core and takes a
+	// Ready, Propose and Sync while they step it; nobody holds it while
+	// writing to disk or calling the application, so callbacks may call
+	// Propose and Sync.
+	coreMu  sync.Mutex
+	wake    chan struct{} // Propose and Sync ask run to carry out the core's new output
+	failure error         // why run stopped by itself; set before done closes
 
 	snaps snapshotter
-
-	now, later []core.Message // split's buffers, reused for every Ready
-	held       []uint64
+	split core.Splitter // reused for every Ready
 }
 
 const (
@@ -63,25 +60,48 @@ func newNode(cb Callback, cfg Config, newTr func() (transport.Transport, error))
 	if cfg.Logger == nil {
 		cfg.Logger = logrus.StandardLogger()
 	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	return &node{cfg: cfg, cb: cb, newTr: newTr, lg: cfg.Logger.WithField("peer", cfg.ID)}, nil
 }
 
+// ID is the peer's myid.
+func (n *node) ID() uint64 { return n.cfg.ID }
+
+// now is the peer's clock for leader timestamps, in Unix nanoseconds.
+func (n *node) now() int64 { return n.cfg.Now().UnixNano() }
+
+// newIncarnation draws a random non-zero 64-bit number: with 2^64 values a
+// repeat among a peer's starts is not a practical concern, and nothing has
+// to be written to disk before the peer may propose.
+func newIncarnation() uint64 {
+	var b [8]byte
+	for {
+		_, _ = rand.Read(b[:])
+		if v := binary.LittleEndian.Uint64(b[:]); v != 0 {
+			return v
+		}
+	}
+}
+
 // Startup opens the storage, restores the application, connects and starts
-// the peer's goroutine.
+// the peer's goroutine. SetState runs on the caller's goroutine; a Propose
+// or Sync it makes fails with ErrNotStarted.
 func (n *node) Startup() error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.state != stopped {
+	if n.state.Load() != stopped {
 		return fmt.Errorf("%w: Startup called twice", ErrConfig)
 	}
+	n.inc = newIncarnation()
 	if err := n.open(); err != nil {
-		n.closeLog()
+		n.cfg.closeLog()
 		return err
 	}
 	n.wake = make(chan struct{}, 1)
-	n.reqs = make(chan request, 1024)
 	n.quit, n.done = make(chan struct{}), make(chan struct{})
-	n.state = running
+	n.state.Store(running)
 	go n.run()
 	return nil
 }
@@ -111,7 +131,7 @@ func (n *node) open() error {
 		return err
 	}
 	n.lg.WithFields(logrus.Fields{"epoch": restored.Stable.CurrentEpoch, "snapshot": restored.Snapshot.Zxid,
-		"log_entries": len(restored.Entries)}).Info("peer started")
+		"log_entries": len(restored.Entries), "incarnation": fmt.Sprintf("%#x", n.inc)}).Info("peer started")
 	return nil
 }
 
@@ -120,7 +140,7 @@ func (n *node) buildCore(restored core.Restored) error {
 	_, _ = rand.Read(seed[:])
 	voters, observers := n.cfg.ids()
 	c, err := core.New(core.Config{
-		ID: n.cfg.ID, Voters: voters, Observers: observers,
+		ID: n.cfg.ID, Incarnation: n.inc, Voters: voters, Observers: observers,
 		InitLimit: n.cfg.InitLimit, SyncLimit: n.cfg.SyncLimit,
 		Rand:      mrand.New(mrand.NewPCG(binary.LittleEndian.Uint64(seed[:]), binary.LittleEndian.Uint64(seed[8:]))),
 		Snapshots: n.store, Logger: n.cfg.Logger,
@@ -132,16 +152,18 @@ func (n *node) buildCore(restored core.Restored) error {
 	return nil
 }
 
-// Shutdown stops the goroutine, closes the transport and the storage. It
-// returns why the peer had stopped by itself, if it had. It must not be
-// called from a callback: it waits for the goroutine that runs them.
+// Shutdown stops the goroutine, closes the transport, the storage and the
+// log output ConfigFromProperties opened. It returns why the peer had
+// stopped by itself, if it had. It may be called from any goroutine but a
+// callback's (it waits for the goroutine that runs them), also while
+// callbacks call Propose or Sync.
 func (n *node) Shutdown() error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.state != running {
+	if n.state.Load() != running {
 		return nil
 	}
-	n.state = closed
+	n.state.Store(closed)
 	close(n.quit)
 	<-n.done
 	err := n.failure
@@ -149,14 +171,8 @@ func (n *node) Shutdown() error {
 		err = errors.Join(err, n.tr.Close())
 	}
 	err = errors.Join(err, n.store.Close())
-	n.closeLog()
+	n.cfg.closeLog()
 	return err
-}
-
-func (n *node) closeLog() {
-	if n.cfg.closeLog != nil {
-		_ = n.cfg.closeLog.Close()
-	}
 }
 
 // Propose hands a copy of message to the core: the caller may reuse its
@@ -165,74 +181,55 @@ func (n *node) Propose(message []byte) (TxnCookie, error) {
 	if len(message) > MaxMessage {
 		return TxnCookie{}, fmt.Errorf("%w: %d bytes, at most %d", ErrTooLarge, len(message), MaxMessage)
 	}
-	return n.call(request{data: bytes.Clone(message)})
-}
-
-func (n *node) Sync() (TxnCookie, error) { return n.call(request{sync: true}) }
-
-// request is a Propose or Sync for the core.
-type request struct {
-	sync  bool
-	data  []byte
-	reply chan reply
-}
-
-type reply struct {
-	seq uint64
-	err error
-}
-
-// apply runs r on the core; coreMu must be held.
-func (n *node) apply(r request) (uint64, error) {
-	if r.sync {
-		return n.core.Sync()
+	data := bytes.Clone(message)
+	seq, err := n.enter(func(c *core.Core) (uint64, error) { return c.Propose(data, n.now()) })
+	if err != nil {
+		return TxnCookie{}, err
 	}
-	return n.core.Propose(r.data, time.Now().UnixNano())
+	return TxnCookie{Proposer: n.cfg.ID, Incarnation: n.inc, Seq: seq}, nil
 }
 
-// call hands r to the core. Outside callbacks run takes it, batched with
-// everything else waiting; during a callback it is applied here.
-func (n *node) call(r request) (TxnCookie, error) {
-	n.mu.Lock()
-	state, done := n.state, n.done
-	n.mu.Unlock()
-	if state == stopped {
-		return TxnCookie{}, ErrNotStarted
+// Sync asks for DeliverSync; its cookie has Sync set and a number of its own.
+func (n *node) Sync() (TxnCookie, error) {
+	seq, err := n.enter(func(c *core.Core) (uint64, error) { return c.Sync() })
+	if err != nil {
+		return TxnCookie{}, err
+	}
+	return TxnCookie{Proposer: n.cfg.ID, Incarnation: n.inc, Seq: seq, Sync: true}, nil
+}
+
+// enter is the one way in for the application: step the core under coreMu,
+// then wake run to carry out the output. It never waits for run, so it
+// works alike from any goroutine and from inside a callback. run batches
+// whatever the core has gathered when it wakes: one disk write serves every
+// proposal made meanwhile.
+func (n *node) enter(step func(*core.Core) (uint64, error)) (uint64, error) {
+	switch n.state.Load() {
+	case stopped:
+		return 0, ErrNotStarted
+	case closed:
+		return 0, ErrClosed
 	}
 	select {
-	case <-done:
+	case <-n.done:
 		if n.failure != nil {
-			return TxnCookie{}, fmt.Errorf("%w: %w", ErrClosed, n.failure)
+			return 0, fmt.Errorf("%w: %w", ErrClosed, n.failure)
 		}
-		return TxnCookie{}, ErrClosed
+		return 0, ErrClosed
 	default:
 	}
-	if n.inCallback.Load() {
-		n.coreMu.Lock()
-		seq, err := n.apply(r)
-		n.coreMu.Unlock()
-		select {
-		case n.wake <- struct{}{}:
-		default: // a wake-up is pending already
-		}
-		return TxnCookie{Proposer: n.cfg.ID, Seq: seq}, err
-	}
-	r.reply = make(chan reply, 1)
+	n.coreMu.Lock()
+	seq, err := step(n.core)
+	n.coreMu.Unlock()
 	select {
-	case n.reqs <- r:
-	case <-done:
-		return TxnCookie{}, ErrClosed
+	case n.wake <- struct{}{}:
+	default: // a wake-up is pending already
 	}
-	select {
-	case rep := <-r.reply:
-		return TxnCookie{Proposer: n.cfg.ID, Seq: rep.seq}, rep.err
-	case <-done:
-		return TxnCookie{}, ErrClosed
-	}
+	return seq, err
 }
 
-// run is the core's goroutine: it turns time into ticks, hands in messages
-// and requests, in batches, and carries out what the core asks.
+// run is the core's goroutine: it turns time into ticks, hands in messages,
+// and carries out what the core asks, in batches.
 func (n *node) run() {
 	defer close(n.done)
 	ticker := time.NewTicker(n.cfg.TickTime)
@@ -244,7 +241,6 @@ func (n *node) run() {
 	for n.failure == nil {
 		var tick bool
 		var msg *core.Message
-		var req *request
 		select {
 		case <-n.quit:
 			return
@@ -255,20 +251,16 @@ func (n *node) run() {
 				return
 			}
 			msg = &m
-		case r := <-n.reqs:
-			req = &r
 		case <-n.wake:
 		}
-		// Whatever woke us, take everything else waiting too, so one disk
+		// Whatever woke us, take every message waiting too, so one disk
 		// write serves proposals and acknowledgements alike.
 		n.coreMu.Lock()
 		switch {
 		case tick:
-			n.core.Tick(time.Now().UnixNano())
+			n.core.Tick(n.now())
 		case msg != nil:
-			n.core.Step(*msg, time.Now().UnixNano())
-		case req != nil:
-			n.answer(*req)
+			n.core.Step(*msg, n.now())
 		}
 		n.gather(recv)
 		n.coreMu.Unlock()
@@ -286,17 +278,9 @@ func (n *node) gather(recv <-chan core.Message) {
 			if !ok {
 				return
 			}
-			n.core.Step(m, time.Now().UnixNano())
-		case r := <-n.reqs:
-			n.answer(r)
+			n.core.Step(m, n.now())
 		default:
 			return
 		}
 	}
-}
-
-// answer applies a request and replies; coreMu must be held.
-func (n *node) answer(r request) {
-	seq, err := n.apply(r)
-	r.reply <- reply{seq: seq, err: err}
 }

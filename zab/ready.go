@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"slices"
 
 	"zablab/zab/core"
 )
@@ -21,17 +20,14 @@ func (n *node) process() {
 		}
 		rd := n.core.Ready()
 		n.coreMu.Unlock()
-		now, later := n.split(rd.Messages)
+		now, later := n.split.Split(rd.Messages)
 		n.send(now)
 		if err := n.store.Persist(&rd); err != nil {
 			n.failure = fmt.Errorf("%w: %w", ErrStorage, err)
 			return
 		}
 		n.send(later)
-		n.inCallback.Store(true)
-		err := n.callbacks(rd.Events)
-		n.inCallback.Store(false)
-		if err != nil {
+		if err := n.callbacks(rd.Events); err != nil {
 			n.failure = err
 			return
 		}
@@ -40,31 +36,6 @@ func (n *node) process() {
 		n.coreMu.Unlock()
 		n.snaps.maybeTake(n)
 	}
-}
-
-// early reports whether m may leave before the Ready is persisted: it
-// vouches for nothing on this peer's disk (see core.Ready).
-func early(m core.Message) bool {
-	return m.Type == core.MsgPropose || m.Type == core.MsgCommit || m.Type == core.MsgPing
-}
-
-// split divides messages into those that may leave before the disk write
-// and those that must wait. Order per destination is kept: once a message
-// to a peer must wait, every later message to that peer waits too. The
-// returned slices are reused by the next call.
-func (n *node) split(ms []core.Message) (now, later []core.Message) {
-	n.now, n.later, n.held = n.now[:0], n.later[:0], n.held[:0]
-	for _, m := range ms {
-		if early(m) && !slices.Contains(n.held, m.To) {
-			n.now = append(n.now, m)
-			continue
-		}
-		if !slices.Contains(n.held, m.To) {
-			n.held = append(n.held, m.To) // a handful of peers: a slice beats a map
-		}
-		n.later = append(n.later, m)
-	}
-	return n.now, n.later
 }
 
 func (n *node) send(ms []core.Message) {
@@ -91,7 +62,7 @@ func (n *node) callbacks(evs []core.Event) error {
 			n.snaps.delivered(ev.Entry)
 			n.cb.Deliver(cookieOf(ev.Entry), ev.Entry.Data)
 		case core.EventSync:
-			n.cb.DeliverSync(TxnCookie{Zxid: ev.Zxid, Proposer: n.cfg.ID, Seq: ev.Seq})
+			n.cb.DeliverSync(TxnCookie{Zxid: ev.Zxid, Proposer: n.cfg.ID, Incarnation: n.inc, Seq: ev.Seq, Sync: true})
 		}
 	}
 	return nil
@@ -125,9 +96,10 @@ func (s *snapshotter) restore(n *node, snap *core.Snapshot) error {
 	if snap == nil {
 		return nil
 	}
-	s.last = core.Entry{Zxid: snap.Meta.Zxid, Timestamp: snap.Meta.Timestamp}
+	m := snap.Meta
+	s.last = core.Entry{Zxid: m.Zxid, Timestamp: m.Timestamp, Proposer: m.Proposer, Incarnation: m.Incarnation, Seq: m.Seq}
 	s.since = 0
-	c := TxnCookie{Zxid: snap.Meta.Zxid, Timestamp: snap.Meta.Timestamp}
+	c := cookieOf(s.last)
 	if err := n.cb.SetState(bytes.NewReader(snap.Data), c); err != nil {
 		return fmt.Errorf("zab: SetState at %s: %w", snap.Meta.Zxid, err)
 	}
@@ -143,7 +115,8 @@ func (s *snapshotter) maybeTake(n *node) {
 		return
 	}
 	s.since = 0
-	meta := core.SnapshotMeta{Zxid: s.last.Zxid, Timestamp: s.last.Timestamp}
+	l := s.last
+	meta := core.SnapshotMeta{Zxid: l.Zxid, Timestamp: l.Timestamp, Proposer: l.Proposer, Incarnation: l.Incarnation, Seq: l.Seq}
 	if err := saveSnapshot(n, meta); err != nil {
 		n.lg.WithError(err).Error("no snapshot taken")
 		return
@@ -154,8 +127,10 @@ func (s *snapshotter) maybeTake(n *node) {
 		n.coreMu.Lock()
 		n.core.Compact(s.prev)
 		n.coreMu.Unlock()
-		if err := n.store.Log.RemoveBefore(s.prev); err != nil {
-			n.lg.WithError(err).Warn("old log files not removed")
+		// Snapshots below prev go with the log files: without the log
+		// after them they are no fallback (a restore would have a gap).
+		if err := n.store.Compact(s.prev); err != nil {
+			n.lg.WithError(err).Warn("old snapshots or log files not removed")
 		}
 	}
 	s.prev = meta.Zxid

@@ -13,7 +13,21 @@ func NewSingleZab(cb Callback, p *properties.Properties) (*SingleZab, error) {
 	if err != nil {
 		return nil, err
 	}
+	z, err := NewSingleZabFromConfig(cb, cfg)
+	if err != nil {
+		_ = cfg.Close()
+	}
+	return z, err
+}
+
+// NewSingleZabFromConfig builds a lone peer from cfg (Peers is ignored). It
+// opens no file: Startup opens the storage. Shutdown closes the log output
+// cfg carries.
+func NewSingleZabFromConfig(cb Callback, cfg Config) (*SingleZab, error) {
 	cfg.Peers = nil
+	if err := cfg.check(true); err != nil {
+		return nil, err
+	}
 	n, err := newNode(cb, cfg, nil)
 	if err != nil {
 		return nil, err

@@ -34,26 +34,28 @@ func (w *world) start(p *peer) {
 	w.drain(p)
 }
 
-// drain carries out everything p's core asks for, as the runtime does:
-// PROPOSE, COMMIT and PING leave before the disk write, the rest after it,
-// and the callbacks may call Propose and Sync while the Ready is not yet
-// advanced.
+// drain carries out everything p's core asks for, as the runtime does. In
+// schedules with even seeds PROPOSE, COMMIT and PING leave before the disk
+// write, as in the runtime; with odd seeds every message waits for it (the
+// runtime may do that too). The callbacks may call Propose and Sync while
+// the Ready is not yet advanced.
 func (w *world) drain(p *peer) {
+	early := w.opts.Seed%2 == 0
 	for p.core != nil && w.fail == nil && p.core.HasReady() {
 		rd := p.core.Ready()
-		if w.opts.Bugs.AckBeforeDurable {
-			w.sendAll(rd.Messages)
-		} else {
-			now, _ := p.split.Split(rd.Messages)
-			w.sendAll(now)
+		now, later := rd.Messages, []core.Message(nil)
+		switch {
+		case w.opts.Bugs.AckBeforeDurable:
+		case early:
+			now, later = p.split.Split(rd.Messages)
+		default:
+			now, later = nil, rd.Messages
 		}
+		w.sendAll(now)
 		if !w.persist(p, &rd) {
 			return
 		}
-		if !w.opts.Bugs.AckBeforeDurable {
-			_, later := p.split.Split(rd.Messages)
-			w.sendAll(later)
-		}
+		w.sendAll(later)
 		w.apply(p, rd.Events)
 		if p.core != nil {
 			p.core.Advance(rd)

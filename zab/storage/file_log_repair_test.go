@@ -128,7 +128,7 @@ func TestFileLogCorruptOlderFileIsAnError(t *testing.T) {
 	}{
 		{"flipped payload byte", second + 20, []byte{0xff}, false, []string{fmt.Sprintf("offset %d", second), "checksum"}},
 		{"bad magic", 0, []byte("XLOG"), false, []string{"offset 0", "magic"}},
-		{"newer version", 4, []byte{2}, false, []string{"offset 0", "version 2"}},
+		{"newer version", 4, []byte{3}, false, []string{"offset 0", "version 3"}},
 		{"torn record", second + 10, nil, true, []string{fmt.Sprintf("offset %d", second), "torn"}},
 		{"no records", logHeaderSize, nil, true, []string{"no records"}},
 		{"junk after the records", 0, nil, false, []string{"non-zero bytes"}},

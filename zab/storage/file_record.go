@@ -14,21 +14,23 @@ import (
 	"zablab/zab/core"
 )
 
-// Log file format, version 1. All integers are little-endian.
+// Log file format, version 2 (version 1 lacked the incarnation and is
+// refused with an error naming the file). All integers are little-endian.
 //
 //	file   = header record*  zero*
 //	header = magic "ZLOG" (4 bytes) | version uint32
 //	record = length uint32 | crc uint32 | payload (length bytes)
-//	payload = zxid uint64 | timestamp int64 | proposer uint64 | seq uint64 | data
+//	payload = zxid uint64 | timestamp int64 | proposer uint64 |
+//	          incarnation uint64 | seq uint64 | data
 //
-// crc is the CRC32C of the payload. A payload is at least 32 bytes, so a
+// crc is the CRC32C of the payload. A payload is at least 40 bytes, so a
 // zero length can only be preallocated space: the reader stops there.
 const (
 	logMagic       = "ZLOG"
-	logVersion     = 1
+	logVersion     = 2
 	logHeaderSize  = 8
 	recHeaderSize  = 8
-	recFixedSize   = 32
+	recFixedSize   = 40
 	maxPayloadSize = math.MaxUint32
 )
 
@@ -46,6 +48,7 @@ func appendRecord(buf []byte, e core.Entry) []byte {
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(e.Zxid))
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(e.Timestamp))
 	buf = binary.LittleEndian.AppendUint64(buf, e.Proposer)
+	buf = binary.LittleEndian.AppendUint64(buf, e.Incarnation)
 	buf = binary.LittleEndian.AppendUint64(buf, e.Seq)
 	buf = append(buf, e.Data...)
 	payload := buf[start+recHeaderSize:]
@@ -53,7 +56,7 @@ func appendRecord(buf []byte, e core.Entry) []byte {
 	return buf
 }
 
-// checkLogHeader classifies a file's first bytes. ok: a version-1 header.
+// checkLogHeader classifies a file's first bytes. ok: a current header.
 // torn: what a crash during the file's creation leaves (a prefix of the
 // header, zeros, or nothing). Otherwise err says what is wrong.
 func checkLogHeader(hdr []byte) (ok, torn bool, err error) {
@@ -64,7 +67,7 @@ func checkLogHeader(hdr []byte) (ok, torn bool, err error) {
 	// Version 0 does not exist: it is a header whose second half is missing.
 	if len(hdr) == logHeaderSize && string(hdr[:4]) == logMagic {
 		if v := binary.LittleEndian.Uint32(hdr[4:]); v != 0 {
-			return false, false, fmt.Errorf("unsupported log format version %d", v)
+			return false, false, fmt.Errorf("unsupported log format version %d (this build writes %d; move the old data folder away)", v, logVersion)
 		}
 	}
 	for i, b := range hdr {
@@ -123,10 +126,11 @@ func (rr *recordReader) next() (core.Entry, error) {
 	}
 	rr.off += recHeaderSize + n
 	e := core.Entry{
-		Zxid:      core.Zxid(binary.LittleEndian.Uint64(payload[0:])),
-		Timestamp: int64(binary.LittleEndian.Uint64(payload[8:])),
-		Proposer:  binary.LittleEndian.Uint64(payload[16:]),
-		Seq:       binary.LittleEndian.Uint64(payload[24:]),
+		Zxid:        core.Zxid(binary.LittleEndian.Uint64(payload[0:])),
+		Timestamp:   int64(binary.LittleEndian.Uint64(payload[8:])),
+		Proposer:    binary.LittleEndian.Uint64(payload[16:]),
+		Incarnation: binary.LittleEndian.Uint64(payload[24:]),
+		Seq:         binary.LittleEndian.Uint64(payload[32:]),
 	}
 	if n > recFixedSize {
 		e.Data = payload[recFixedSize:]

@@ -15,18 +15,20 @@ import (
 	"zablab/zab/core"
 )
 
-// Snapshot file format, version 1, little-endian: a 40-byte header, then the
+// Snapshot file format, version 2, little-endian: a 64-byte header, then the
 // application's data.
 //
 //	magic "ZSNP" | version uint32 | zxid uint64 | timestamp int64 |
+//	proposer uint64 | incarnation uint64 | seq uint64 |
 //	data length uint64 | data crc uint32 | header crc uint32
 //
-// Both crcs are CRC32C; the header crc covers the 36 bytes before it.
+// Both crcs are CRC32C; the header crc covers the 60 bytes before it.
+// Version 1 (no proposer, incarnation, seq) is refused as damaged.
 const (
 	snapPrefix     = "snapshot."
 	snapMagic      = "ZSNP"
-	snapVersion    = 1
-	snapHeaderSize = 40
+	snapVersion    = 2
+	snapHeaderSize = 64
 	defaultKeep    = 3
 )
 
@@ -127,6 +129,9 @@ func encodeSnapHeader(meta core.SnapshotMeta, n uint64, sum uint32) []byte {
 	b = binary.LittleEndian.AppendUint32(b, snapVersion)
 	b = binary.LittleEndian.AppendUint64(b, uint64(meta.Zxid))
 	b = binary.LittleEndian.AppendUint64(b, uint64(meta.Timestamp))
+	b = binary.LittleEndian.AppendUint64(b, meta.Proposer)
+	b = binary.LittleEndian.AppendUint64(b, meta.Incarnation)
+	b = binary.LittleEndian.AppendUint64(b, meta.Seq)
 	b = binary.LittleEndian.AppendUint64(b, n)
 	b = binary.LittleEndian.AppendUint32(b, sum)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
@@ -183,6 +188,33 @@ func (s *FileSnapshots) Latest() (core.Snapshot, error) {
 		s.skipped = append(s.skipped, err.Error())
 	}
 	return core.Snapshot{}, fmt.Errorf("%w: every snapshot in %s is damaged", ErrCorrupt, s.dir)
+}
+
+// RemoveBefore removes every snapshot below z and makes the removal
+// durable: once the log no longer reaches back to them (after a SNAP
+// install, or when log files up to z are removed), restoring from one
+// would give a history with a gap, so they must not stay as a fallback.
+func (s *FileSnapshots) RemoveBefore(z core.Zxid) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	zs, err := listZxidFiles(s.dir, snapPrefix)
+	if err != nil {
+		return err
+	}
+	removed := false
+	for _, sz := range zs {
+		if sz >= z {
+			break
+		}
+		if err := os.Remove(filepath.Join(s.dir, zxidName(snapPrefix, sz))); err != nil {
+			return fmt.Errorf("storage: remove snapshot: %w", err)
+		}
+		removed = true
+	}
+	if !removed {
+		return nil
+	}
+	return syncDir(s.dir)
 }
 
 // Skipped describes the damaged snapshots the last call to Latest passed
@@ -246,9 +278,10 @@ func decodeSnapHeader(b []byte) (meta core.SnapshotMeta, n uint64, sum uint32, r
 		return meta, 0, 0, "not a snapshot file (bad magic)"
 	case le.Uint32(b[4:]) != snapVersion:
 		return meta, 0, 0, fmt.Sprintf("unsupported format version %d", le.Uint32(b[4:]))
-	case crc32.Checksum(b[:36], castagnoli) != le.Uint32(b[36:]):
+	case crc32.Checksum(b[:60], castagnoli) != le.Uint32(b[60:]):
 		return meta, 0, 0, "header checksum mismatch"
 	}
-	meta = core.SnapshotMeta{Zxid: core.Zxid(le.Uint64(b[8:])), Timestamp: int64(le.Uint64(b[16:]))}
-	return meta, le.Uint64(b[24:]), le.Uint32(b[32:]), ""
+	meta = core.SnapshotMeta{Zxid: core.Zxid(le.Uint64(b[8:])), Timestamp: int64(le.Uint64(b[16:])),
+		Proposer: le.Uint64(b[24:]), Incarnation: le.Uint64(b[32:]), Seq: le.Uint64(b[40:])}
+	return meta, le.Uint64(b[48:]), le.Uint32(b[56:]), ""
 }

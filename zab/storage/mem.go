@@ -142,6 +142,14 @@ func (s *MemSnapshots) Latest() (core.Snapshot, error) {
 	return s.snaps[len(s.snaps)-1], nil
 }
 
+// RemoveBefore forgets the snapshots below z.
+func (s *MemSnapshots) RemoveBefore(z core.Zxid) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.snaps = slices.DeleteFunc(s.snaps, func(sn core.Snapshot) bool { return sn.Meta.Zxid < z })
+	return nil
+}
+
 // NewMemStore returns a Store of in-memory twins.
 func NewMemStore() *Store {
 	return &Store{Log: &MemLog{}, Stable: &MemStable{}, Snapshots: &MemSnapshots{}}

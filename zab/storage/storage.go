@@ -37,9 +37,12 @@ type Stable interface {
 
 // Snapshots keeps the application's snapshots. Save is atomic and durable
 // when it returns; Latest returns the newest intact one, or ErrNoSnapshot.
+// RemoveBefore removes, durably, every snapshot below z: they are no
+// longer a valid fallback once the log does not reach back to them.
 type Snapshots interface {
 	Save(core.Snapshot) error
 	Latest() (core.Snapshot, error)
+	RemoveBefore(z core.Zxid) error
 }
 
 // Store bundles a peer's three stores.
@@ -78,12 +81,21 @@ func (s *Store) LatestSnapshot() (core.Snapshot, error) {
 
 // Persist makes rd's durable parts durable, in the order the Ready contract
 // demands: snapshot, truncation, entries, one sync, stable state.
+//
+// An installed snapshot (SNAP) supersedes the whole history below it: the
+// older snapshots go, and so do the log files below it, so that a damaged
+// SNAP snapshot found at the next start can never be replaced by an older
+// snapshot plus stale entries and a gap (Restore then fails instead).
 func (s *Store) Persist(rd *core.Ready) error {
 	if rd.Snapshot != nil {
+		z := rd.Snapshot.Meta.Zxid
 		if err := s.Snapshots.Save(*rd.Snapshot); err != nil {
 			return err
 		}
-		if err := s.Log.TruncateAfter(rd.Snapshot.Meta.Zxid); err != nil {
+		if err := s.Log.TruncateAfter(z); err != nil {
+			return err
+		}
+		if err := s.Compact(z); err != nil {
 			return err
 		}
 	}
@@ -106,6 +118,16 @@ func (s *Store) Persist(rd *core.Ready) error {
 		return s.Stable.Store(*rd.Stable)
 	}
 	return nil
+}
+
+// Compact drops what a durable snapshot at z makes unnecessary: older
+// snapshots first, then log files below z. In this order a crash in between
+// leaves no snapshot whose log is gone.
+func (s *Store) Compact(z core.Zxid) error {
+	if err := s.Snapshots.RemoveBefore(z); err != nil {
+		return err
+	}
+	return s.Log.RemoveBefore(z)
 }
 
 // Restore reads what a peer starts from: stable state, the newest snapshot

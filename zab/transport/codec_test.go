@@ -197,7 +197,7 @@ func TestDecodeRejects(t *testing.T) {
 		{"frame above MaxFrame", append(binary.BigEndian.AppendUint32(nil, MaxFrame+1), make([]byte, 8)...), ErrTooLarge, "exceeds the maximum"},
 		{"payload too short", frame([]byte{Version, byte(core.MsgPing)}), ErrMalformed, "shorter than"},
 		{"version 0", edit(func(p []byte) []byte { p[0] = 0; return p }), ErrVersion, "version 0"},
-		{"version 2", edit(func(p []byte) []byte { p[0] = 2; return p }), ErrVersion, "version 2"},
+		{"version 3", edit(func(p []byte) []byte { p[0] = 3; return p }), ErrVersion, "version 3"},
 		{"type 0", edit(func(p []byte) []byte { p[1] = 0; return p }), ErrMalformed, "unknown message type 0"},
 		{"type beyond the last", edit(func(p []byte) []byte { p[1] = byte(core.MsgSyncReply) + 1; return p }), ErrMalformed, "unknown message type"},
 		{"unknown flag", edit(func(p []byte) []byte { p[2] = 0x80; return p }), ErrMalformed, "unknown flag"},
@@ -209,11 +209,11 @@ func TestDecodeRejects(t *testing.T) {
 		{"epoch above 32 bits", frame(uv([]byte{Version, byte(core.MsgPing), 0}, 1, 2, 3, 4, 1<<32)), ErrMalformed, "Epoch: 4294967296 overflows"},
 		{"trailing garbage after the message", edit(func(p []byte) []byte { return append(p, 0) }), ErrMalformed, "trailing garbage after the message"},
 		{"snapshot flag without snapshot", edit(func(p []byte) []byte { p[2] = flagSnapshot; return p }), ErrMalformed, "Snapshot.Zxid"},
-		{"snapshot data beyond the bytes", edit(func(p []byte) []byte { p[2] = flagSnapshot; return uv(p, 1, 0, 100, 1) }), ErrMalformed, "Snapshot.Data: length 100 exceeds"},
+		{"snapshot data beyond the bytes", edit(func(p []byte) []byte { p[2] = flagSnapshot; return uv(p, 1, 0, 0, 0, 0, 100, 1) }), ErrMalformed, "Snapshot.Data: length 100 exceeds"},
 		{"zero entries", edit(func(p []byte) []byte { p[2] = flagEntries; return uv(p, 0) }), ErrMalformed, "entry count 0"},
 		{"huge entry count", edit(func(p []byte) []byte { p[2] = flagEntries; return uv(p, 1<<60, 0, 0, 0, 0, 0) }), ErrMalformed, "entry count"},
-		{"entry data beyond the bytes", edit(func(p []byte) []byte { p[2] = flagEntries; return uv(p, 1, 1, 0, 1, 1, 9, 0) }), ErrMalformed, "Entry.Data"},
-		{"truncated entry", edit(func(p []byte) []byte { p[2] = flagEntries; return uv(p, 2, 300, 0, 1, 1, 0, 7, 0, 0, 0) }), ErrMalformed, "Entry.Data length"},
+		{"entry data beyond the bytes", edit(func(p []byte) []byte { p[2] = flagEntries; return uv(p, 1, 1, 0, 1, 0, 1, 9, 0) }), ErrMalformed, "Entry.Data"},
+		{"truncated entry", edit(func(p []byte) []byte { p[2] = flagEntries; return uv(p, 2, 300, 0, 1, 0, 1, 0, 7, 0, 0, 0, 0) }), ErrMalformed, "Entry.Data length"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := DecodeMessage(tc.in)
@@ -255,7 +255,7 @@ func TestHandshakeDecode(t *testing.T) {
 		{"too short", frame([]byte("ZA")), ErrMalformed},
 		{"bad version", badVersion, ErrVersion},
 		{"trailing", frame(append(bytes.Clone(good[headerLen:]), 1)), ErrMalformed},
-		{"truncated ids", frame([]byte("ZABT\x01\x80")), ErrMalformed},
+		{"truncated ids", frame([]byte("ZABT\x02\x80")), ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := decodeHandshake(tc.in); !errors.Is(err, tc.want) {
@@ -316,5 +316,5 @@ func ExampleAppendMessage() {
 	m := core.Message{Type: core.MsgAck, From: 1, To: 3, Epoch: 7, Zxid: core.NewZxid(7, 42)}
 	f := AppendMessage(nil, &m)
 	fmt.Printf("length %x, version %02x, type %02x (%s), flags %02x\n", f[:4], f[4], f[5], core.MsgType(f[5]), f[6])
-	// Output: length 00000017, version 01, type 09 (ACK), flags 00
+	// Output: length 00000018, version 02, type 09 (ACK), flags 00
 }

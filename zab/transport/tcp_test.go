@@ -173,7 +173,7 @@ func TestTCPBadFrameClosesConnection(t *testing.T) {
 	noLeaks(t)
 	tr, addr, hook := lonePeer(t, 1024)
 	version2 := AppendMessage(nil, &core.Message{Type: core.MsgPing, From: 1, To: 2})
-	version2[headerLen] = 2
+	version2[headerLen] = 3
 	for i, tc := range []struct {
 		name  string
 		bytes []byte
@@ -183,7 +183,7 @@ func TestTCPBadFrameClosesConnection(t *testing.T) {
 		{"oversized header above MaxFrame", []byte{0xff, 0xff, 0xff, 0xff}, "frame too large"},
 		{"oversized message", AppendMessage(nil, &core.Message{Type: core.MsgPropose, From: 1, To: 2, Entries: entries(1, 1, 2000)}), "frame too large"},
 		{"unknown type", frame([]byte{Version, 99, 0}), "unknown message type 99"},
-		{"newer version", version2, "version 2"},
+		{"newer version", version2, "version 3"},
 		{"wrong sender", AppendMessage(nil, &core.Message{Type: core.MsgPing, From: 3, To: 2}), "from 3 to 2"},
 		{"wrong recipient", AppendMessage(nil, &core.Message{Type: core.MsgPing, From: 1, To: 5}), "from 1 to 5"},
 	} {

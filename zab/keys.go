@@ -1,0 +1,64 @@
+package zab
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"zablab/properties"
+)
+
+// KnownKeys are the keys a peer's properties file may hold besides
+// peer<i> and the logging keys (every key starting with "log."). It
+// includes the keys of the service that shares the file (clientPort,
+// maxClientCnxns, minSessionTimeout, maxSessionTimeout). A program that
+// reads more keys from the same file appends them here before it calls
+// ConfigFromProperties, or passes them to CheckKeys and UnknownKeys.
+var KnownKeys = []string{
+	"myid", "dataLogDir", "dataSnapDir", "tickTime", "initLimit", "syncLimit", "snapCount",
+	"clientPort", "maxClientCnxns", "minSessionTimeout", "maxSessionTimeout",
+}
+
+// CheckKeys returns an error wrapping ErrConfig, naming file, line and key,
+// for the first key of p that differs from a known one (KnownKeys, extra,
+// peer<i>, log.*) only in case: "ticktime=100" would otherwise be ignored
+// and the default used. Unknown keys are no error; see UnknownKeys.
+func CheckKeys(p *properties.Properties, extra ...string) error {
+	for _, k := range p.Keys() {
+		if known(k, extra) {
+			continue
+		}
+		for _, want := range append(slices.Clone(KnownKeys), extra...) {
+			if strings.EqualFold(k, want) {
+				return p.Errorf(k, ErrConfig, "unknown key; did you mean %q? (keys are case-sensitive)", want)
+			}
+		}
+		if l := strings.ToLower(k); strings.HasPrefix(l, "peer") && !strings.HasPrefix(k, "peer") ||
+			strings.HasPrefix(l, "log.") && !strings.HasPrefix(k, "log.") {
+			return p.Errorf(k, ErrConfig, "unknown key; keys are case-sensitive")
+		}
+	}
+	return nil
+}
+
+// UnknownKeys describes every key of p that no one reads, with file and
+// line, for a warning: a misspelled key is otherwise silently ignored.
+func UnknownKeys(p *properties.Properties, extra ...string) []string {
+	var out []string
+	for _, k := range p.Keys() {
+		if !known(k, extra) {
+			out = append(out, fmt.Sprintf("%v", p.Errorf(k, ErrConfig, "unknown key, ignored")))
+		}
+	}
+	return out
+}
+
+func known(k string, extra []string) bool {
+	if slices.Contains(KnownKeys, k) || slices.Contains(extra, k) || strings.HasPrefix(k, "log.") {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(k, "peer"); ok && rest != "" {
+		return true // peer<i>: readIdentity checks the index
+	}
+	return false
+}
