@@ -1,0 +1,92 @@
+package aufgabe5
+
+import (
+	"fmt"
+
+	"zablab/mwzookeeper"
+)
+
+// request is one request of a session waiting on this replica: a write or
+// sync until its delivery is applied, a read until the session's earlier
+// writes and syncs were answered (A5.2, per-session order).
+type request struct {
+	write   bool // write or sync; false: a read waiting its turn
+	done    bool // answered
+	session int64
+	req     *mwzookeeper.Request // reads only
+	reply   func(*mwzookeeper.Response)
+}
+
+// outReply is a reply to give once the apply lock is released, so that a
+// reply function may call Submit again.
+type outReply struct {
+	reply func(*mwzookeeper.Response)
+	resp  *mwzookeeper.Response
+}
+
+func flush(out []outReply) {
+	for i := range out {
+		out[i].reply(out[i].resp)
+		out[i] = outReply{}
+	}
+}
+
+// enqueue appends r to its session's queue. s.mu must be held.
+func (s *Service) enqueue(r *request) {
+	if r.session != 0 || r.write {
+		s.queues[r.session] = append(s.queues[r.session], r)
+	}
+}
+
+// answer gives r its reply (once) and runs the reads of r's session that
+// were only waiting for it. s.mu must be held.
+func (s *Service) answer(r *request, resp *mwzookeeper.Response, out *[]outReply) {
+	if r.done {
+		return
+	}
+	r.done = true
+	*out = append(*out, outReply{r.reply, resp})
+	s.drain(r.session, out)
+}
+
+// drain pops the answered head of session's queue and executes the reads
+// that reach the head; it stops at the first write still in flight.
+func (s *Service) drain(session int64, out *[]outReply) {
+	q := s.queues[session]
+	i := 0
+	for ; i < len(q); i++ {
+		h := q[i]
+		if h.write && !h.done {
+			break
+		}
+		if !h.write && !h.done {
+			h.done = true
+			*out = append(*out, outReply{h.reply, s.read(h.req)})
+		}
+		q[i] = nil
+	}
+	if i == len(q) {
+		delete(s.queues, session)
+	} else if i > 0 {
+		s.queues[session] = q[i:]
+	}
+}
+
+// failAll answers every request waiting on this replica with
+// ConnectionLoss: the local Zab is LOOKING or the service stops (A5.2). A
+// write among them may still be delivered later: it is then applied but
+// not answered again. s.mu must be held.
+func (s *Service) failAll(why string, out *[]outReply) {
+	for _, q := range s.queues {
+		for _, r := range q {
+			if !r.done {
+				r.done = true
+				*out = append(*out, outReply{r.reply, &mwzookeeper.Response{Zxid: s.lastZxid,
+					Err: fmt.Errorf("%w: session %#x: %s", mwzookeeper.ErrConnectionLoss, r.session, why)}})
+			}
+		}
+	}
+	clear(s.queues)
+	clear(s.pending)
+	clear(s.syncs)
+}

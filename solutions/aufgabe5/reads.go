@@ -1,0 +1,64 @@
+package aufgabe5
+
+import (
+	"bytes"
+	"fmt"
+
+	"zablab/mwzookeeper"
+)
+
+// read executes a read on this replica's applied state, at once, and
+// leaves the watches it asks for while it executes, so no write can slip
+// between the answer and the watch (A5.1; watches). s.mu must be held.
+func (s *Service) read(req *mwzookeeper.Request) *mwzookeeper.Response {
+	r := &mwzookeeper.Response{Zxid: s.lastZxid}
+	if req.Session != 0 && s.sessions[req.Session] == nil {
+		r.Err = fmt.Errorf("%w: session %#x", mwzookeeper.ErrSessionExpired, req.Session)
+		return r
+	}
+	switch req.Op {
+	case mwzookeeper.OpExists, mwzookeeper.OpGetData, mwzookeeper.OpGetChildren, mwzookeeper.OpGetChildren2, mwzookeeper.OpGetACL:
+		r.Err = s.readNode(req, r)
+	case mwzookeeper.OpPing:
+	case mwzookeeper.OpSetWatches, mwzookeeper.OpSetWatches2:
+		if req.Session != 0 {
+			s.watches.SetWatches(s.host, req, s.tree.lookup, s.lastZxid)
+		}
+	default:
+		r.Err = fmt.Errorf("%w: %s", mwzookeeper.ErrUnimplemented, req.Op)
+	}
+	return r
+}
+
+// readNode answers exists, getData, getChildren(2) and getACL (stat only:
+// the service has no ACLs).
+func (s *Service) readNode(req *mwzookeeper.Request, r *mwzookeeper.Response) error {
+	if err := mwzookeeper.ValidatePath(req.Path, false); err != nil {
+		return err
+	}
+	n := s.tree.get(req.Path)
+	watch := req.Watch && req.Session != 0
+	if n == nil {
+		if watch && req.Op == mwzookeeper.OpExists {
+			// exists on a missing node waits for its creation.
+			s.watches.Add(mwzookeeper.DataWatch, req.Path, req.Session)
+		}
+		return fmt.Errorf("%w: %q", mwzookeeper.ErrNoNode, req.Path)
+	}
+	r.Stat = n.stat
+	switch req.Op {
+	case mwzookeeper.OpExists, mwzookeeper.OpGetData:
+		if req.Op == mwzookeeper.OpGetData {
+			r.Data = bytes.Clone(n.data)
+		}
+		if watch {
+			s.watches.Add(mwzookeeper.DataWatch, req.Path, req.Session)
+		}
+	case mwzookeeper.OpGetChildren, mwzookeeper.OpGetChildren2:
+		r.Children = n.sortedChildren()
+		if watch {
+			s.watches.Add(mwzookeeper.ChildWatch, req.Path, req.Session)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,166 @@
+package aufgabe5
+
+import (
+	"bytes"
+	"crypto/rand"
+	"fmt"
+	"slices"
+	"time"
+
+	"zablab/mwzookeeper"
+)
+
+// session is a replicated session (A5.3): the same on every replica.
+type session struct {
+	timeout    int32  // ms
+	password   []byte // drawn by the replica that proposed the session
+	lastActive int64  // ms, the leader timestamp of its latest activity
+}
+
+// passwordLen is ZooKeeper's session password length.
+const passwordLen = 16
+
+// newPassword draws a session's password on the proposing replica.
+func newPassword() []byte {
+	b := make([]byte, passwordLen)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails on Linux
+	return b
+}
+
+// applyCreateSession opens a session whose id is the zxid of its creation:
+// unique, and the same on every replica (A5.3).
+func (s *Service) applyCreateSession(c *applyCtx, t *txn) mwzookeeper.Response {
+	id := c.zxid
+	s.sessions[id] = &session{timeout: t.timeout, password: bytes.Clone(t.password), lastActive: c.ts}
+	return mwzookeeper.Response{Session: id, Password: bytes.Clone(t.password), Timeout: t.timeout}
+}
+
+// applyCloseSession ends a session at this point of the order on every
+// replica: its ephemerals go (sorted, so in the same order everywhere),
+// its watches here go, and the host hears of it (A5.3). Closing an
+// unknown session is a no-op, so a client's close and the leader's expiry
+// may both arrive.
+func (s *Service) applyCloseSession(c *applyCtx, id int64, expired bool) {
+	if s.sessions[id] == nil {
+		return
+	}
+	s.watches.RemoveSession(id)
+	for _, p := range s.tree.ephemeralsOf(id) {
+		s.deleteNode(c, p)
+	}
+	delete(s.sessions, id)
+	delete(s.expiring, id)
+	delete(s.active, id)
+	s.closedOut = append(s.closedOut, closedSession{id, expired})
+	s.log.WithFields(map[string]any{"session": fmt.Sprintf("%#x", id), "zxid": c.zxid, "expired": expired}).Debug("session closed")
+}
+
+// closedSession is a SessionClosed call for the host, made once the apply
+// lock is released.
+type closedSession struct {
+	id      int64
+	expired bool
+}
+
+// applyLiveness records the activity a replica saw since its last such
+// message, at the message's leader timestamp (A5.3).
+func (s *Service) applyLiveness(ts int64, ids []int64) {
+	for _, id := range ids {
+		if sess := s.sessions[id]; sess != nil {
+			sess.lastActive = ts
+		}
+	}
+}
+
+// touch notes that session showed activity on this replica; the next
+// liveness message carries it. Writes need no note: applying them counts.
+// s.mu must be held.
+func (s *Service) touch(id int64) {
+	if id != 0 {
+		s.active[id] = struct{}{}
+	}
+}
+
+// reconnect answers a client that comes back with its session id and
+// password, locally (A5.3): an unknown or expired session, or a wrong
+// password, is expired; a client that has seen a newer zxid than this
+// replica applied is refused with ConnectionLoss, so it tries another
+// replica (or this one later) and never reads older state than it saw.
+func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
+	r := &mwzookeeper.Response{Zxid: s.lastZxid}
+	sess := s.sessions[req.Session]
+	switch {
+	case sess == nil:
+		r.Err = fmt.Errorf("%w: session %#x is unknown or expired", mwzookeeper.ErrSessionExpired, req.Session)
+	case !bytes.Equal(sess.password, req.Password):
+		r.Err = fmt.Errorf("%w: wrong password for session %#x", mwzookeeper.ErrSessionExpired, req.Session)
+	case req.LastZxid > s.lastZxid:
+		r.Err = fmt.Errorf("%w: session %#x has seen zxid %#x, this replica applied only up to %#x",
+			mwzookeeper.ErrConnectionLoss, req.Session, req.LastZxid, s.lastZxid)
+	default:
+		s.touch(req.Session)
+		r.Session, r.Password, r.Timeout = req.Session, bytes.Clone(sess.password), sess.timeout
+	}
+	return r
+}
+
+// livenessLoop runs once per tick: it proposes the sessions active here
+// since the last round and, on the leader, the close of every session
+// whose last activity is older than its timeout (A5.3).
+func (s *Service) livenessLoop() {
+	defer close(s.loopDone)
+	t := time.NewTicker(s.tick)
+	defer t.Stop()
+	var buf []byte
+	for {
+		select {
+		case <-s.quit:
+			return
+		case <-t.C:
+		}
+		active, expire := s.livenessRound()
+		if len(active) > 0 {
+			buf = appendLiveness(buf[:0], header{proposer: s.myid, incarnation: s.inc}, active)
+			_, _ = s.zab.Propose(buf) // lost activity only shortens nothing: the next round says it again
+		}
+		for _, id := range expire {
+			buf = appendRequest(buf[:0], header{proposer: s.myid, incarnation: s.inc},
+				&mwzookeeper.Request{Op: mwzookeeper.OpCloseSession, Session: id}, nil, true)
+			if _, err := s.zab.Propose(buf); err != nil {
+				s.mu.Lock()
+				delete(s.expiring, id) // try again next round
+				s.mu.Unlock()
+			}
+		}
+	}
+}
+
+// livenessRound takes the sessions active since the last round and, if
+// this replica leads, picks the sessions to expire.
+func (s *Service) livenessRound() (active, expire []int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.serving {
+		return nil, nil
+	}
+	for id := range s.active {
+		active = append(active, id)
+	}
+	clear(s.active)
+	slices.Sort(active)
+	if s.role != roleLeading {
+		return active, nil
+	}
+	now := s.host.Now().UnixMilli()
+	for id, sess := range s.sessions {
+		// A new leader grants everyone a fresh timeout from its start.
+		last := max(sess.lastActive, s.leaderSince)
+		_, seen := slices.BinarySearch(active, id) // active here now, not yet replicated
+		if now-last > int64(sess.timeout) && !s.expiring[id] && !seen {
+			s.expiring[id] = true
+			expire = append(expire, id)
+		}
+	}
+	slices.Sort(expire)
+	return active, expire
+}
