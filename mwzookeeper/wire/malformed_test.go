@@ -1,0 +1,151 @@
+package wire
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+
+	mw "zablab/mwzookeeper"
+)
+
+// Every proper prefix of a request is malformed (never a panic, never a
+// different request), and so is a request with a byte too many.
+func TestDecodeRequestTruncatedAndTrailing(t *testing.T) {
+	for _, c := range requestCases() {
+		body := c.body()
+		var req mw.Request
+		for n := 0; n < len(body); n++ {
+			if _, err := DecodeRequest(body[:n], &req); !errors.Is(err, ErrMalformed) {
+				t.Fatalf("%s cut to %d of %d bytes: err %v, want ErrMalformed", c.name, n, len(body), err)
+			}
+		}
+		if _, err := DecodeRequest(append(body, 0), &req); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s with a trailing byte: err %v, want ErrMalformed", c.name, err)
+		}
+	}
+	conn := encodeConnect(ConnectRequest{Timeout: 1, Password: make([]byte, 16), HasReadOnly: true})
+	for n := 0; n < len(conn)-1; n++ { // len-1 is the old client's record, which is fine
+		if _, err := DecodeConnect(conn[:n]); !errors.Is(err, ErrMalformed) {
+			t.Fatalf("connect cut to %d bytes: err %v, want ErrMalformed", n, err)
+		}
+	}
+	if _, err := DecodeConnect(append(conn, 0)); !errors.Is(err, ErrMalformed) {
+		t.Errorf("connect with two bytes after the password: err %v, want ErrMalformed", err)
+	}
+	auth := encodeAuth(1, 0, "digest", []byte("a:b"))[requestHeaderLen:]
+	for n := 0; n < len(auth); n++ {
+		if _, _, _, err := DecodeAuth(auth[:n]); !errors.Is(err, ErrMalformed) {
+			t.Fatalf("auth cut to %d bytes: err %v, want ErrMalformed", n, err)
+		}
+	}
+}
+
+// hostile returns request bodies with lengths and counts that lie.
+func hostile() map[string][]byte {
+	hdr := func(op mw.OpCode) []byte { return appendInt32(appendInt32(nil, 1), int32(op)) }
+	return map[string][]byte{
+		"path length 2^31-1": appendInt32(hdr(mw.OpGetData), 1<<31-1),
+		"path length -2":     append(appendInt32(hdr(mw.OpGetData), -2), 0),
+		"data length 2^31-1": appendInt32(appendString(hdr(mw.OpSetData), "/a"), 1<<31-1),
+		"acl count 2^31-1":   appendInt32(appendBuffer(appendString(hdr(mw.OpCreate), "/a"), nil), 1<<31-1),
+		"acl count -7":       appendInt32(appendBuffer(appendString(hdr(mw.OpCreate), "/a"), nil), -7),
+		"watch count 2^31-1": appendInt32(appendInt64(hdr(mw.OpSetWatches), 0), 1<<31-1),
+		"watch count 3, 12 bytes left": append(appendInt32(appendInt64(hdr(mw.OpSetWatches), 0), 3),
+			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9),
+		"multi op not allowed": appendString(appendMultiHeader(hdr(mw.OpMulti), mw.OpGetData, false, -1), "/a"),
+		"multi without done":   appendInt32(appendString(appendMultiHeader(hdr(mw.OpMulti), mw.OpDelete, false, -1), "/a"), 1),
+	}
+}
+
+func TestDecodeRequestHostileLengths(t *testing.T) {
+	for name, body := range hostile() {
+		var req mw.Request
+		var err error
+		allocated := bytesAllocated(func() { _, err = DecodeRequest(body, &req) })
+		if !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: err %v, want ErrMalformed", name, err)
+		}
+		if !strings.Contains(err.Error(), "offset") {
+			t.Errorf("%s: error %q does not say where", name, err)
+		}
+		// A frame of a few bytes may cost a few small strings, never memory
+		// for the count it claims.
+		if allocated > 64<<10 {
+			t.Errorf("%s: decoding a %d-byte frame allocated %d bytes", name, len(body), allocated)
+		}
+	}
+}
+
+// bytesAllocated is how many bytes f allocates.
+func bytesAllocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+func TestReadFrame(t *testing.T) {
+	frames := AppendError(nil, 1, 2, nil)
+	frames = AppendEvent(frames, mw.WatchEvent{Type: mw.EventNodeCreated, Path: "/a"})
+	r := bytes.NewReader(frames)
+	buf := make([]byte, 0, 64)
+	body, err := ReadFrame(r, buf, MaxFrame)
+	if err != nil || len(body) != 16 || &body[0] != &buf[:1][0] {
+		t.Fatalf("first frame: %d bytes, err %v; want 16 bytes in the caller's buffer", len(body), err)
+	}
+	body, err = ReadFrame(r, body, MaxFrame)
+	if err != nil || len(body) != 16+4+4+6 {
+		t.Fatalf("second frame: %d bytes, err %v; want 30", len(body), err)
+	}
+	if _, err := ReadFrame(r, body, MaxFrame); err != io.EOF {
+		t.Errorf("at the end: err %v, want io.EOF", err)
+	}
+
+	cases := []struct {
+		name  string
+		in    []byte
+		max   int
+		want  error
+		plain bool // the error is exactly want
+	}{
+		{"negative length", []byte{0xff, 0xff, 0xff, 0xfe}, MaxFrame, ErrMalformed, false},
+		{"too large", appendInt32(nil, MaxFrame+1), MaxFrame, ErrTooLarge, false},
+		{"over a small max", appendInt32(nil, 11), 10, ErrTooLarge, false},
+		{"short length", []byte{0, 0}, MaxFrame, io.ErrUnexpectedEOF, false},
+		{"short body", append(appendInt32(nil, 10), 1, 2, 3), MaxFrame, io.ErrUnexpectedEOF, false},
+		{"ruok", []byte("ruok"), MaxFrame, ErrTooLarge, false},
+	}
+	for _, c := range cases {
+		_, err := ReadFrame(bytes.NewReader(c.in), nil, c.max)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: err %v, want %v", c.name, err, c.want)
+		}
+	}
+	if body, err := ReadFrame(bytes.NewReader(appendInt32(nil, 0)), nil, MaxFrame); err != nil || len(body) != 0 {
+		t.Errorf("empty frame: %d bytes, err %v; want 0 bytes, nil", len(body), err)
+	}
+}
+
+func TestIsFourLetterWord(t *testing.T) {
+	for _, w := range []string{"ruok", "srvr", "stat", "mntr", "conf", "envi", "cons", "wchs", "zzzz"} {
+		var b [4]byte
+		copy(b[:], w)
+		if got, ok := IsFourLetterWord(b); !ok || got != w {
+			t.Errorf("IsFourLetterWord(%q) = %q, %v; want %q, true", w, got, ok, w)
+		}
+		// As a frame length, a word is always too large.
+		if n := int(int32(uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]))); n <= MaxFrame {
+			t.Errorf("%q read as a length is %d, within MaxFrame", w, n)
+		}
+	}
+	for _, b := range [][4]byte{{0, 0, 0, 44}, {0, 0, 1, 0}, {'R', 'U', 'O', 'K'}, {'r', 'u', 'o', ' '}} {
+		if _, ok := IsFourLetterWord(b); ok {
+			t.Errorf("IsFourLetterWord(%q) = true, want false", b[:])
+		}
+	}
+}
