@@ -25,12 +25,19 @@ type recorder struct {
 	status Status
 	leader string
 	syncs  map[uint64]int // sync seq → deliveries when it fired
+	// onDeliver, if set, runs after each delivery, outside mu: tests
+	// propose from inside Deliver through it.
+	onDeliver func(m string)
 }
 
 func (r *recorder) Deliver(id TxnCookie, m []byte) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.msgs, r.ids = append(r.msgs, string(m)), append(r.ids, id)
+	hook := r.onDeliver
+	r.mu.Unlock()
+	if hook != nil {
+		hook(string(m))
+	}
 }
 
 func (r *recorder) DeliverSync(id TxnCookie) {

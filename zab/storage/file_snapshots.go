@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"zablab/zab/core"
@@ -187,7 +188,7 @@ func (s *FileSnapshots) Latest() (core.Snapshot, error) {
 		}
 		s.skipped = append(s.skipped, err.Error())
 	}
-	return core.Snapshot{}, fmt.Errorf("%w: every snapshot in %s is damaged", ErrCorrupt, s.dir)
+	return core.Snapshot{}, fmt.Errorf("%w: every snapshot in %s is damaged (%s)", ErrCorrupt, s.dir, strings.Join(s.skipped, "; "))
 }
 
 // RemoveBefore removes every snapshot below z and makes the removal
