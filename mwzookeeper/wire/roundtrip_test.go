@@ -156,3 +156,24 @@ func TestConnectRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// createContainer and createTTL never decode to a mode the service would
+// carry out, whatever flags the client sends with them.
+func TestCreateContainerAndTTLNeverPlain(t *testing.T) {
+	for _, op := range []mw.OpCode{mw.OpCreateContainer, mw.OpCreateTTL} {
+		for _, flags := range []mw.CreateMode{mw.Persistent, mw.Ephemeral, mw.EphemeralSequential} {
+			var req mw.Request
+			body := encodeRequest(Header{Xid: 1, Op: op}, &mw.Request{Path: "/c", Mode: flags})
+			if _, err := DecodeRequest(body, &req); err != nil {
+				t.Fatalf("%v with flags %d: %v", op, flags, err)
+			}
+			if req.Mode.Valid() {
+				t.Errorf("%v with flags %d decoded to mode %d, which the service supports", op, flags, req.Mode)
+			}
+			body = encodeMulti(appendInt32(appendInt32(nil, 2), int32(mw.OpMulti)), []mw.Op{{Op: op, Path: "/c", Mode: flags}})
+			if _, err := DecodeRequest(body, &req); err != nil || len(req.Ops) != 1 || req.Ops[0].Mode.Valid() {
+				t.Errorf("%v with flags %d in a multi decoded to %+v, %v; want an unsupported mode", op, flags, req.Ops, err)
+			}
+		}
+	}
+}

@@ -48,14 +48,18 @@ const requestHeaderLen = 8
 // the first byte returns io.EOF; one closed inside a frame returns a
 // wrapped io.ErrUnexpectedEOF.
 func ReadFrame(r io.Reader, buf []byte, max int) ([]byte, error) {
-	var lenBuf [4]byte
-	if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
+	// The length is read into buf too: a local array would escape to the
+	// heap through r and cost an allocation per frame.
+	if cap(buf) < 4 {
+		buf = make([]byte, 4, 512)
+	}
+	if _, err := io.ReadFull(r, buf[:4]); err != nil {
 		if errors.Is(err, io.EOF) {
 			return buf[:0], io.EOF
 		}
 		return buf[:0], fmt.Errorf("wire: reading a frame length: %w", err)
 	}
-	n := int(int32(binary.BigEndian.Uint32(lenBuf[:])))
+	n := int(int32(binary.BigEndian.Uint32(buf[:4])))
 	switch {
 	case n < 0:
 		return buf[:0], fmt.Errorf("%w: frame length %d is negative", ErrMalformed, n)
