@@ -1,0 +1,107 @@
+package server
+
+import (
+	"errors"
+	"time"
+
+	"zablab/mwzookeeper"
+	"zablab/properties"
+	"zablab/zab"
+)
+
+// KeyClientPortAddress is the address the client port listens on; the
+// other keys the server reads are mwzookeeper's KeyClientPort,
+// KeyMaxClientCnxns, KeyMinSessionTimeout and KeyMaxSessionTimeout.
+const KeyClientPortAddress = "clientPortAddress"
+
+// ErrConfig marks a bad server key. Errors that wrap it name the file, the
+// line and the key (see properties.Error).
+var ErrConfig = errors.New("server: bad configuration")
+
+// Config is the part of a peer's properties the server reads.
+type Config struct {
+	ClientPort        int    // 1..65535; 0 only when a listener is given
+	ClientPortAddress string // default 127.0.0.1
+	MaxClientCnxns    int    // per client IP; 0 means unlimited; default 60
+	MinSessionTimeout time.Duration
+	MaxSessionTimeout time.Duration
+	TickTime          time.Duration // as Zab reads it
+}
+
+// Defaults, as in ZooKeeper.
+const (
+	DefaultClientPortAddress = "127.0.0.1"
+	DefaultMaxClientCnxns    = 60
+)
+
+// ConfigFromProperties reads the server's keys from p. needPort says
+// whether clientPort is required (it is not when the caller brings its own
+// listener).
+func ConfigFromProperties(p *properties.Properties, needPort bool) (Config, error) {
+	var c Config
+	var err error
+	if err = zab.CheckKeys(p, KeyClientPortAddress); err != nil {
+		return c, err
+	}
+	if c.TickTime, err = p.Millis("tickTime", zab.DefaultTickTime); err != nil {
+		return c, err
+	}
+	if _, ok := p.Get(mwzookeeper.KeyClientPort); ok || needPort {
+		if _, err = p.Require(mwzookeeper.KeyClientPort); err != nil {
+			return c, err
+		}
+		if c.ClientPort, err = p.Int(mwzookeeper.KeyClientPort, 0); err != nil {
+			return c, err
+		}
+		if c.ClientPort < 1 || c.ClientPort > 65535 {
+			return c, p.Errorf(mwzookeeper.KeyClientPort, ErrConfig, "want a port in 1..65535, got %d", c.ClientPort)
+		}
+	}
+	c.ClientPortAddress = DefaultClientPortAddress
+	if v, ok := p.Get(KeyClientPortAddress); ok && trim(v) != "" {
+		c.ClientPortAddress = trim(v)
+	}
+	if c.MaxClientCnxns, err = p.Int(mwzookeeper.KeyMaxClientCnxns, DefaultMaxClientCnxns); err != nil {
+		return c, err
+	}
+	if c.MaxClientCnxns < 0 {
+		return c, p.Errorf(mwzookeeper.KeyMaxClientCnxns, ErrConfig, "want 0 (unlimited) or more, got %d", c.MaxClientCnxns)
+	}
+	return c, c.readTimeouts(p)
+}
+
+func (c *Config) readTimeouts(p *properties.Properties) error {
+	var err error
+	if c.MinSessionTimeout, err = p.Millis(mwzookeeper.KeyMinSessionTimeout, 2*c.TickTime); err != nil {
+		return err
+	}
+	if c.MaxSessionTimeout, err = p.Millis(mwzookeeper.KeyMaxSessionTimeout, 20*c.TickTime); err != nil {
+		return err
+	}
+	if c.MinSessionTimeout <= 0 {
+		return p.Errorf(mwzookeeper.KeyMinSessionTimeout, ErrConfig, "must be more than 0 ms")
+	}
+	if c.MaxSessionTimeout < c.MinSessionTimeout {
+		return p.Errorf(mwzookeeper.KeyMaxSessionTimeout, ErrConfig, "%d ms is below %s (%d ms)",
+			c.MaxSessionTimeout.Milliseconds(), mwzookeeper.KeyMinSessionTimeout, c.MinSessionTimeout.Milliseconds())
+	}
+	return nil
+}
+
+// Negotiate clamps a client's requested session timeout (ms) into
+// [MinSessionTimeout, MaxSessionTimeout], as ZooKeeper does.
+func (c Config) Negotiate(ms int32) int32 {
+	lo, hi := int32(c.MinSessionTimeout.Milliseconds()), int32(c.MaxSessionTimeout.Milliseconds())
+	return min(max(ms, lo), hi)
+}
+
+func trim(s string) string {
+	i, j := 0, len(s)
+	for i < j && (s[i] == ' ' || s[i] == '\t' || s[i] == '\f') {
+		i++
+	}
+	for j > i && (s[j-1] == ' ' || s[j-1] == '\t' || s[j-1] == '\f') {
+		j--
+	}
+	return s[i:j]
+}

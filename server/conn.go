@@ -1,0 +1,293 @@
+package server
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"zablab/mwzookeeper"
+	"zablab/mwzookeeper/wire"
+)
+
+// conn is one client connection: a reader goroutine (readLoop) that decodes
+// and submits requests, and a writer goroutine (writeLoop) that writes
+// replies and events in batches.
+type conn struct {
+	srv    *Server
+	nc     net.Conn
+	br     *bufio.Reader
+	ip     string
+	remote string
+	log    logrus.FieldLogger
+	done   chan struct{} // closed by close
+	wake   chan struct{} // the writer has something to do
+
+	session  atomic.Int64 // 0 until the handshake succeeded
+	timeout  atomic.Int64 // ms: negotiated session timeout (before: handshake time)
+	lastRecv atomic.Int64 // unix ns of the last frame read
+	recv     atomic.Int64
+	sent     atomic.Int64
+	isWord   atomic.Bool // a four-letter word, not a client
+
+	pingReq mwzookeeper.Request // never changed after the handshake: the Service may keep it
+
+	mu       sync.Mutex
+	room     sync.Cond // signalled when a slot is freed or the connection closes
+	pending  []*slot   // requests in order; pending[head:] wait for replies
+	head     int
+	free     []*slot
+	out      []byte // frames ready to write
+	spare    []byte // the writer's last buffer, for reuse
+	queued   int    // bytes in out and in finished slots
+	zxid     int64  // newest zxid sent: the header of pings
+	draining bool   // no more requests; close once everything owed is written
+	closed   bool
+}
+
+func newConn(s *Server, nc net.Conn, ip string) *conn {
+	c := &conn{srv: s, nc: nc, br: bufio.NewReaderSize(nc, 64<<10), ip: ip,
+		remote: nc.RemoteAddr().String(), done: make(chan struct{}), wake: make(chan struct{}, 1)}
+	c.log = s.log.WithField("client", c.remote)
+	c.room.L = &c.mu
+	c.timeout.Store(s.cfg.MaxSessionTimeout.Milliseconds())
+	c.lastRecv.Store(time.Now().UnixNano())
+	return c
+}
+
+// readLoop answers a four-letter word, or shakes hands and then reads
+// requests until the connection closes.
+func (c *conn) readLoop() {
+	defer c.srv.readers.Done()
+	first, err := c.br.Peek(4)
+	if err != nil {
+		c.closeQuiet("closed before its first frame: " + errText(err))
+		return
+	}
+	if word, ok := wire.IsFourLetterWord([4]byte(first)); ok {
+		c.fourLetterWord(word)
+		return
+	}
+	if !c.srv.isServing() {
+		c.closeQuiet("refused: the replica is not serving (no leader)")
+		return
+	}
+	if c.handshake() {
+		c.serve()
+	}
+}
+
+// handshake reads the connect request and creates or resumes the session
+// through the Service.
+func (c *conn) handshake() bool {
+	body, err := wire.ReadFrame(c.br, nil, wire.MaxFrame)
+	if err != nil {
+		c.readFailed(err)
+		return false
+	}
+	c.touch()
+	creq, err := wire.DecodeConnect(body)
+	if err != nil {
+		c.close("bad connect request: " + err.Error())
+		return false
+	}
+	req := &mwzookeeper.Request{Op: mwzookeeper.OpCreateSession,
+		Timeout: c.srv.cfg.Negotiate(creq.Timeout), LastZxid: creq.LastZxidSeen}
+	if creq.SessionID != 0 {
+		req.Op, req.Session = mwzookeeper.OpReconnect, creq.SessionID
+		req.Password = append([]byte(nil), creq.Password...)
+	}
+	ch := make(chan mwzookeeper.Response, 1)
+	c.srv.svc.Submit(req, func(r *mwzookeeper.Response) {
+		cp := *r
+		cp.Password = append([]byte(nil), r.Password...)
+		ch <- cp
+	})
+	var resp mwzookeeper.Response
+	select {
+	case resp = <-ch:
+	case <-c.done:
+		return false
+	}
+	return c.connected(req, creq, resp)
+}
+
+// connected answers the connect request with the Service's verdict.
+func (c *conn) connected(req *mwzookeeper.Request, creq wire.ConnectRequest, resp mwzookeeper.Response) bool {
+	log := c.log.WithField("session", fmt.Sprintf("0x%x", req.Session))
+	switch {
+	case resp.Err == nil:
+	case errors.Is(resp.Err, mwzookeeper.ErrSessionExpired), errors.Is(resp.Err, mwzookeeper.ErrUnknownSession),
+		errors.Is(resp.Err, mwzookeeper.ErrAuthFailed):
+		// ZooKeeper's answer to a session that is gone or a wrong password:
+		// timeout 0 and session 0, then close.
+		log.WithError(resp.Err).Info("reconnect refused: session expired")
+		c.send(wire.AppendConnectResponse(nil, wire.ConnectResponse{Password: make([]byte, 16)}, creq.HasReadOnly))
+		c.drain()
+		return false
+	default:
+		c.close(fmt.Sprintf("connect refused (session 0x%x): %v", req.Session, resp.Err))
+		return false
+	}
+	id, t := resp.Session, resp.Timeout
+	if id == 0 {
+		id = req.Session
+	}
+	if t <= 0 {
+		t = req.Timeout
+	}
+	c.pingReq = mwzookeeper.Request{Op: mwzookeeper.OpPing, Session: id}
+	c.timeout.Store(int64(t))
+	frame := wire.AppendConnectResponse(nil, wire.ConnectResponse{Timeout: t, SessionID: id, Password: resp.Password}, creq.HasReadOnly)
+	if !c.srv.bind(c, id, frame) {
+		c.closeQuiet("refused: the replica stopped serving during the handshake")
+		return false
+	}
+	c.wakeWriter()
+	log.WithField("timeout_ms", t).Debug("session connected")
+	return true
+}
+
+// serve reads, decodes and submits requests until the connection closes or
+// the session ends.
+func (c *conn) serve() {
+	for {
+		s := c.takeSlot()
+		if s == nil {
+			return
+		}
+		body, err := wire.ReadFrame(c.br, s.frame, wire.MaxFrame)
+		if err != nil {
+			c.putBack(s)
+			c.readFailed(err)
+			return
+		}
+		s.frame = body
+		s.start = c.touch()
+		if c.isDraining() {
+			c.putBack(s)
+			return
+		}
+		if !c.dispatch(s, body) {
+			return
+		}
+	}
+}
+
+// dispatch hands one request to the Service or answers it here; false:
+// stop reading.
+func (c *conn) dispatch(s *slot, body []byte) bool {
+	h, err := wire.DecodeRequest(body, &s.req)
+	s.hdr = h
+	switch {
+	case h.Op == mwzookeeper.OpAuth:
+		c.enqueue(s)
+		s.completeErr(c.auth(body))
+	case errors.Is(err, wire.ErrUnknownOp):
+		c.enqueue(s)
+		s.completeErr(mwzookeeper.ErrUnimplemented)
+		c.log.WithField("op", int32(h.Op)).Debug("unknown opcode: answered Unimplemented")
+	case err != nil:
+		c.putBack(s)
+		c.close("malformed request: " + err.Error())
+		return false
+	case h.Op == mwzookeeper.OpPing || h.Xid == wire.XidPing:
+		c.srv.svc.Submit(&c.pingReq, noReply) // liveness for the Service
+		c.enqueue(s)
+		s.completeErr(nil)
+	default:
+		s.req.Op, s.req.Session, s.req.Xid = h.Op, c.pingReq.Session, h.Xid
+		c.enqueue(s)
+		c.srv.svc.Submit(&s.req, s.reply)
+		if h.Op == mwzookeeper.OpCloseSession {
+			c.drain() // closes once the reply is written
+			return false
+		}
+	}
+	return true
+}
+
+func noReply(*mwzookeeper.Response) {}
+
+// auth answers an auth packet. There are no ACLs: the schemes every client
+// has anyway (world, ip) succeed; any other would claim an identity this
+// server cannot check, so it fails honestly.
+func (c *conn) auth(body []byte) error {
+	if len(body) < 8 {
+		return mwzookeeper.ErrMarshallingError
+	}
+	_, scheme, _, err := wire.DecodeAuth(body[8:])
+	if err != nil {
+		return mwzookeeper.ErrMarshallingError
+	}
+	if scheme == "world" || scheme == "ip" {
+		return nil
+	}
+	c.log.WithField("scheme", scheme).Info("auth refused: this server has no ACLs and checks no credentials")
+	return mwzookeeper.ErrAuthFailed
+}
+
+// touch records that the client sent something.
+func (c *conn) touch() time.Time {
+	now := time.Now()
+	c.lastRecv.Store(now.UnixNano())
+	c.recv.Add(1)
+	c.srv.stats.received.Add(1)
+	return now
+}
+
+func (c *conn) isDraining() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.draining
+}
+
+// readFailed closes the connection after a read error, saying why.
+func (c *conn) readFailed(err error) {
+	switch {
+	case errors.Is(err, io.EOF):
+		c.closeQuiet("the client closed the connection")
+	case errors.Is(err, net.ErrClosed):
+		c.closeQuiet("closed")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		c.close("half-sent frame: " + err.Error())
+	case errors.Is(err, wire.ErrTooLarge), errors.Is(err, wire.ErrMalformed):
+		c.close("bad frame: " + err.Error())
+	default:
+		c.closeQuiet("read failed: " + errText(err))
+	}
+}
+
+// close closes the connection and logs why at INFO; closeQuiet at DEBUG,
+// for the ordinary endings.
+func (c *conn) close(reason string)      { c.shut(logrus.InfoLevel, reason) }
+func (c *conn) closeQuiet(reason string) { c.shut(logrus.DebugLevel, reason) }
+
+func (c *conn) shut(level logrus.Level, reason string) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.closed = true
+	close(c.done)
+	c.mu.Unlock()
+	c.room.Broadcast()
+	c.nc.Close()
+	c.srv.unregister(c)
+	log := c.log
+	if id := c.session.Load(); id != 0 {
+		log = log.WithField("session", fmt.Sprintf("0x%x", id))
+	}
+	if level == logrus.InfoLevel {
+		log.Info("connection closed: " + reason)
+	} else {
+		log.Debug("connection closed: " + reason)
+	}
+}

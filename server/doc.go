@@ -1,0 +1,48 @@
+// Package server is the runtime around an MWZooKeeper Service: it loads a
+// peer's properties, listens for clients on clientPort, speaks ZooKeeper's
+// client wire protocol (package mwzookeeper/wire), and hands every decoded
+// request to a mwzookeeper.Service. Real ZooKeeper clients (go-zookeeper/zk,
+// zkCli.sh, the C client, kazoo) work against it unchanged.
+//
+// # What the server owns, and what the Service owns
+//
+// The server owns sockets and bytes: connections, the connect handshake and
+// its negotiated session timeout, heartbeats (a connection that sends nothing
+// for its session timeout is closed), per-connection reply order, watch
+// events, and the four-letter words (ruok, srvr, stat, mntr, conf, envi,
+// cons, wchs). The Service owns the tree, the sessions, Zab and the answers.
+// They meet at Submit (server to Service) and at the Host (Service to server):
+//
+//	srv, err := server.New(props, aufgabe5.New, server.Options{})
+//	if err != nil {
+//		return err // peer1.properties:7: key "clientPort": ...
+//	}
+//	if err := srv.Start(); err != nil {
+//		return err
+//	}
+//	defer srv.Stop()
+//
+// # Order
+//
+// A connection has one reader and one writer goroutine. The reader decodes a
+// frame and calls Submit at once; it never waits for the answer, so a
+// client's requests are pipelined. Each request takes a slot in the
+// connection's FIFO; a reply that arrives early waits in its slot until every
+// earlier one has been written, so replies leave in request order whatever the
+// order in which the Service answers. A watch event skips the FIFO and goes
+// straight to the outgoing buffer: it precedes every reply not yet sent, which
+// is what ZooKeeper promises (a client sees the event before the new data).
+//
+// # Back pressure and failures
+//
+// A connection holds at most a bounded number of requests in flight (the
+// reader stops reading until replies are written) and a bounded number of
+// bytes waiting to be written: a client that does not read its replies is
+// disconnected, and neither the Service nor other connections ever wait for
+// it. A malformed, oversized or half-sent frame closes that one connection
+// with a logged reason. While the Service says it cannot serve (its Zab peer
+// is LOOKING), every client connection is closed and new ones are refused;
+// sessions survive, and clients reconnect by themselves.
+//
+// docs/threads.md lists the goroutines and what each owns.
+package server

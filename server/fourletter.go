@@ -1,0 +1,186 @@
+package server
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"zablab/mwzookeeper"
+)
+
+// Version is what the four-letter words report as the server's version: the
+// ZooKeeper release whose client protocol it speaks.
+const Version = "3.8.0-zablab"
+
+const notServing = "This ZooKeeper instance is not currently serving requests\n"
+
+// fourLetterWord answers a four-letter word and closes the connection, as
+// ZooKeeper does.
+func (c *conn) fourLetterWord(word string) {
+	c.br.Discard(4)
+	c.isWord.Store(true) // not a client: left out of the counts
+	s := c.srv
+	var b strings.Builder
+	switch word {
+	case "ruok":
+		b.WriteString("imok")
+	case "isro":
+		b.WriteString("rw")
+	case "conf":
+		s.writeConf(&b)
+	case "envi":
+		writeEnvi(&b)
+	case "srst":
+		s.stats.reset()
+		b.WriteString("Server stats reset.\n")
+	case "srvr", "stat", "mntr", "cons", "wchs":
+		if !s.isServing() {
+			b.WriteString(notServing)
+			break
+		}
+		s.writeStatus(&b, word)
+	default:
+		c.closeQuiet("unknown four-letter word " + word)
+		return
+	}
+	c.nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	c.nc.Write([]byte(b.String()))
+	c.closeQuiet("answered " + word)
+}
+
+func (s *Server) writeStatus(b *strings.Builder, word string) {
+	st := s.serviceStats()
+	switch word {
+	case "srvr":
+		s.writeSrvr(b, st, false)
+	case "stat":
+		s.writeSrvr(b, st, true)
+	case "mntr":
+		s.writeMntr(b, st)
+	case "cons":
+		s.writeCons(b)
+		b.WriteString("\n")
+	case "wchs":
+		fmt.Fprintf(b, "%d connections watching some paths\nTotal watches:%d\n", len(s.connList()), st.Watches)
+	}
+}
+
+// serviceStats asks the Service to describe itself, if it can.
+func (s *Server) serviceStats() mwzookeeper.Stats {
+	var st mwzookeeper.Stats
+	if r, ok := s.svc.(mwzookeeper.Reporter); ok {
+		st = r.Stats()
+	}
+	if st.Role == "" {
+		st.Role = "standalone"
+	}
+	return st
+}
+
+func (s *Server) writeSrvr(b *strings.Builder, st mwzookeeper.Stats, clients bool) {
+	fmt.Fprintf(b, "Zookeeper version: %s, built for MWZooKeeper\n", Version)
+	if clients {
+		b.WriteString("Clients:\n")
+		s.writeCons(b)
+		b.WriteString("\n")
+	}
+	lo, avg, hi := s.stats.latencyMs()
+	fmt.Fprintf(b, "Latency min/avg/max: %d/%.4f/%d\n", int64(lo), avg, int64(hi))
+	fmt.Fprintf(b, "Received: %d\nSent: %d\nConnections: %d\nOutstanding: %d\n",
+		s.stats.received.Load(), s.stats.sent.Load(), len(s.connList()), s.outstanding())
+	fmt.Fprintf(b, "Zxid: 0x%x\nMode: %s\nNode count: %d\n", st.Zxid, st.Role, st.Nodes)
+}
+
+func (s *Server) writeMntr(b *strings.Builder, st mwzookeeper.Stats) {
+	lo, avg, hi := s.stats.latencyMs()
+	kv := []struct {
+		k string
+		v any
+	}{
+		{"zk_version", Version},
+		{"zk_server_state", st.Role},
+		{"zk_avg_latency", fmt.Sprintf("%.4f", avg)},
+		{"zk_max_latency", int64(hi)},
+		{"zk_min_latency", int64(lo)},
+		{"zk_packets_received", s.stats.received.Load()},
+		{"zk_packets_sent", s.stats.sent.Load()},
+		{"zk_num_alive_connections", len(s.connList())},
+		{"zk_outstanding_requests", s.outstanding()},
+		{"zk_znode_count", st.Nodes},
+		{"zk_watch_count", st.Watches},
+		{"zk_ephemerals_count", st.Ephemerals},
+		{"zk_approximate_data_size", st.DataSize},
+		{"zk_global_sessions", st.Sessions},
+		{"zk_last_proposal_zxid", fmt.Sprintf("0x%x", st.Zxid)},
+	}
+	for _, e := range kv {
+		fmt.Fprintf(b, "%s\t%v\n", e.k, e.v)
+	}
+}
+
+func (s *Server) writeCons(b *strings.Builder) {
+	cs := s.connList()
+	sort.Slice(cs, func(i, j int) bool { return cs[i].remote < cs[j].remote })
+	for _, c := range cs {
+		c.mu.Lock()
+		queued := len(c.pending) - c.head
+		c.mu.Unlock()
+		fmt.Fprintf(b, " /%s[1](queued=%d,recved=%d,sent=%d,sid=0x%x,to=%d)\n",
+			c.remote, queued, c.recv.Load(), c.sent.Load(), c.session.Load(), c.timeout.Load())
+	}
+}
+
+func (s *Server) writeConf(b *strings.Builder) {
+	id, _ := s.props.Get("myid")
+	fmt.Fprintf(b, "clientPort=%d\nclientPortAddress=%s\n", s.cfg.ClientPort, s.cfg.ClientPortAddress)
+	if a := s.Addr(); a != nil {
+		fmt.Fprintf(b, "clientAddress=%s\n", a)
+	}
+	fmt.Fprintf(b, "dataLogDir=%s\ntickTime=%d\nmaxClientCnxns=%d\nminSessionTimeout=%d\nmaxSessionTimeout=%d\nserverId=%s\n",
+		s.props.Path("dataLogDir", ""), s.cfg.TickTime.Milliseconds(), s.cfg.MaxClientCnxns,
+		s.cfg.MinSessionTimeout.Milliseconds(), s.cfg.MaxSessionTimeout.Milliseconds(), trim(id))
+	peers, _ := s.props.Indexed("peer")
+	ids := make([]int, 0, len(peers))
+	for i := range peers {
+		ids = append(ids, i)
+	}
+	sort.Ints(ids)
+	for _, i := range ids {
+		fmt.Fprintf(b, "server.%d=%s\n", i, peers[i])
+	}
+}
+
+func writeEnvi(b *strings.Builder) {
+	host, _ := os.Hostname()
+	wd, _ := os.Getwd()
+	fmt.Fprintf(b, "Environment:\nzookeeper.version=%s\nhost.name=%s\ngo.version=%s\nos.name=%s\nos.arch=%s\nuser.dir=%s\n",
+		Version, host, runtime.Version(), runtime.GOOS, runtime.GOARCH, wd)
+}
+
+// connList is a snapshot of the client connections (four-letter words
+// left out).
+func (s *Server) connList() []*conn {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	cs := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		if !c.isWord.Load() {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}
+
+// outstanding counts requests waiting for their replies.
+func (s *Server) outstanding() int {
+	n := 0
+	for _, c := range s.connList() {
+		c.mu.Lock()
+		n += len(c.pending) - c.head
+		c.mu.Unlock()
+	}
+	return n
+}

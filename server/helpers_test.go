@@ -1,0 +1,74 @@
+package server
+
+import (
+	"io"
+	"net"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/sirupsen/logrus"
+
+	"zablab/internal/wait"
+	mw "zablab/mwzookeeper"
+	"zablab/properties"
+)
+
+// testLogger is quiet unless ZABLAB_LOG names a level (debug, info, ...).
+func testLogger() *logrus.Logger {
+	l := logrus.New()
+	l.SetOutput(io.Discard)
+	if lv, err := logrus.ParseLevel(os.Getenv("ZABLAB_LOG")); err == nil {
+		l.SetOutput(os.Stderr)
+		l.SetLevel(lv)
+	}
+	return l
+}
+
+const testProps = "tickTime=50\nminSessionTimeout=300\nmaxSessionTimeout=3000\n"
+
+// startServer starts a Server around svc on a port of its own.
+func startServer(t testing.TB, svc mw.Service, props string) *Server {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := properties.LoadString(props)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(p, func() mw.Service { return svc }, Options{Listener: ln, Logger: testLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Stop(); err != nil {
+			t.Errorf("Stop: %v", err)
+		}
+	})
+	return s
+}
+
+type nopLog struct{}
+
+func (nopLog) Printf(string, ...any) {}
+
+// zkClient connects a go-zookeeper client and waits for its session.
+func zkClient(t testing.TB, timeout time.Duration, addrs ...string) *zk.Conn {
+	t.Helper()
+	c, _, err := zk.Connect(addrs, timeout, zk.WithLogger(nopLog{}), zk.WithLogInfo(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	wait.For(t, "a session", 10*time.Second, func() bool { return c.State() == zk.StateHasSession })
+	return c
+}
+
+// numConns is the number of client connections the server holds.
+func numConns(s *Server) int { return len(s.connList()) }

@@ -1,0 +1,61 @@
+package server
+
+import (
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"zablab/mwzookeeper"
+)
+
+// host is the mwzookeeper.Host the server gives its Service.
+type host struct{ s *Server }
+
+var _ mwzookeeper.Host = (*host)(nil)
+
+func (h *host) Now() time.Time {
+	now := time.Now
+	if h.s.opts.Now != nil {
+		now = h.s.opts.Now
+	}
+	return now().Add(h.s.opts.Skew)
+}
+
+func (h *host) Logger() logrus.FieldLogger { return h.s.log }
+
+// Notify puts ev on session's connection ahead of every reply not yet
+// written.
+func (h *host) Notify(session int64, ev mwzookeeper.WatchEvent) {
+	if c := h.s.sessionConn(session); c != nil {
+		c.event(ev)
+	}
+}
+
+// SessionClosed lets session's connection finish the replies it owes
+// (the reply to closeSession among them), then closes it.
+func (h *host) SessionClosed(session int64, expired bool) {
+	c := h.s.sessionConn(session)
+	if c == nil {
+		return
+	}
+	if expired {
+		c.log.Info("session expired: closing its connection")
+	}
+	c.drain()
+}
+
+// Serving(false) closes every client connection and refuses new ones until
+// Serving(true).
+func (h *host) Serving(ok bool) {
+	s := h.s
+	s.mu.Lock()
+	was := s.serving
+	s.serving = ok && !s.stopped
+	s.mu.Unlock()
+	if was != ok {
+		s.log.WithField("serving", ok).Info("serving clients: " + map[bool]string{true: "yes", false: "no, connections closed until a leader is established"}[ok])
+	}
+	if !ok {
+		s.closeAll("the replica is not serving (no leader)")
+	}
+}

@@ -1,0 +1,262 @@
+package server
+
+import (
+	"errors"
+	"time"
+
+	"zablab/mwzookeeper"
+	"zablab/mwzookeeper/wire"
+)
+
+// Limits of one connection.
+const (
+	// maxInflight requests of one connection may wait for their replies;
+	// the reader stops reading until one is written (ZooKeeper's
+	// outstanding limit, per connection).
+	maxInflight = 1024
+	// maxQueued bytes of replies and events may wait to be written; a
+	// client that lets more pile up does not read and is disconnected.
+	maxQueued = 4 * wire.MaxFrame
+	// keepBuf is the largest buffer a slot or the writer keeps for reuse.
+	keepBuf = 64 << 10
+)
+
+// slot is one request of a connection, from its frame to its reply. Slots
+// are reused, and so is their memory: the frame the request was decoded
+// from (the Request's slices alias it) stays untouched until the reply.
+type slot struct {
+	c     *conn
+	hdr   wire.Header
+	req   mwzookeeper.Request
+	frame []byte
+	buf   []byte // the reply, while it waits for earlier ones
+	start time.Time
+	done  bool
+	last  bool // closeSession: drain the connection after this reply
+
+	reply func(*mwzookeeper.Response) // s.complete, bound once per slot
+}
+
+// takeSlot returns a free slot, waiting while maxInflight requests are in
+// flight; nil once the connection is closed.
+func (c *conn) takeSlot() *slot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for !c.closed && len(c.pending)-c.head >= maxInflight {
+		c.room.Wait()
+	}
+	if c.closed {
+		return nil
+	}
+	if n := len(c.free); n > 0 {
+		s := c.free[n-1]
+		c.free = c.free[:n-1]
+		return s
+	}
+	s := &slot{c: c}
+	s.reply = s.complete
+	return s
+}
+
+// enqueue puts s at the end of the reply FIFO.
+func (c *conn) enqueue(s *slot) {
+	c.mu.Lock()
+	s.done = false
+	c.pending = append(c.pending, s)
+	c.mu.Unlock()
+}
+
+// putBack returns a slot that was never enqueued (its frame was not a
+// request that gets a reply).
+func (c *conn) putBack(s *slot) {
+	c.mu.Lock()
+	c.free = append(c.free, s)
+	c.mu.Unlock()
+}
+
+// complete is the reply function given to the Service.
+func (s *slot) complete(resp *mwzookeeper.Response) {
+	c := s.c
+	c.mu.Lock()
+	if s.done || c.closed {
+		c.mu.Unlock()
+		return // after close nothing is written; a second reply is the Service's bug
+	}
+	s.done = true
+	if resp.Zxid > c.zxid {
+		c.zxid = resp.Zxid
+	}
+	dst := c.target(s)
+	n := len(*dst)
+	*dst = wire.AppendReply(*dst, s.hdr, resp)
+	c.queued += len(*dst) - n
+	c.finishLocked(s)
+}
+
+// completeErr answers s with a header only (pings, auth, unknown ops).
+func (s *slot) completeErr(err error) {
+	c := s.c
+	c.mu.Lock()
+	if s.done || c.closed {
+		c.mu.Unlock()
+		return
+	}
+	s.done = true
+	dst := c.target(s)
+	n := len(*dst)
+	*dst = wire.AppendError(*dst, s.hdr.Xid, c.zxid, err)
+	c.queued += len(*dst) - n
+	c.finishLocked(s)
+}
+
+// target is where s's reply is encoded: straight into the outgoing buffer
+// when every earlier reply is there already, else into the slot.
+func (c *conn) target(s *slot) *[]byte {
+	if c.pending[c.head] == s {
+		return &c.out
+	}
+	s.buf = s.buf[:0]
+	return &s.buf
+}
+
+// finishLocked moves every finished reply at the head of the FIFO to the
+// outgoing buffer, recycles their slots, wakes the writer and unlocks c.mu.
+// c.queued already counts the replies, wherever they wait.
+func (c *conn) finishLocked(done *slot) {
+	start := done.start
+	sent := 0
+	for c.head < len(c.pending) && c.pending[c.head].done {
+		s := c.pending[c.head]
+		c.pending[c.head] = nil
+		c.head++
+		c.out = append(c.out, s.buf...)
+		if s.last {
+			c.draining = true
+		}
+		c.recycle(s)
+		sent++
+	}
+	if c.head == len(c.pending) {
+		c.pending, c.head = c.pending[:0], 0
+	} else if c.head > maxInflight {
+		n := copy(c.pending, c.pending[c.head:])
+		clear(c.pending[n:])
+		c.pending, c.head = c.pending[:n], 0
+	}
+	over := c.queued > maxQueued
+	c.mu.Unlock()
+	c.sent.Add(int64(sent))
+	c.srv.stats.reply(start, sent)
+	c.room.Signal()
+	if over {
+		c.close("the client does not read its replies (more than 4 MiB queued)")
+		return
+	}
+	c.wakeWriter()
+}
+
+// recycle resets a slot whose reply is in the outgoing buffer.
+func (c *conn) recycle(s *slot) {
+	s.req = mwzookeeper.Request{}
+	s.last = false
+	if cap(s.buf) > keepBuf {
+		s.buf = nil
+	}
+	s.buf = s.buf[:0]
+	if cap(s.frame) > keepBuf {
+		s.frame = nil
+	}
+	c.free = append(c.free, s)
+}
+
+// event puts a watch event ahead of every reply not yet written.
+func (c *conn) event(ev mwzookeeper.WatchEvent) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	n := len(c.out)
+	c.out = wire.AppendEvent(c.out, ev)
+	c.queued += len(c.out) - n
+	over := c.queued > maxQueued
+	c.mu.Unlock()
+	c.sent.Add(1)
+	c.srv.stats.reply(time.Time{}, 1)
+	if over {
+		c.close("the client does not read its watch events (more than 4 MiB queued)")
+		return
+	}
+	c.wakeWriter()
+}
+
+// send queues a frame the reader built (the connect response).
+func (c *conn) send(frame []byte) {
+	c.mu.Lock()
+	c.out = append(c.out, frame...)
+	c.queued += len(frame)
+	c.mu.Unlock()
+	c.wakeWriter()
+}
+
+func (c *conn) wakeWriter() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// drain stops taking requests; the connection closes once every reply it
+// owes is written.
+func (c *conn) drain() {
+	c.mu.Lock()
+	c.draining = true
+	c.mu.Unlock()
+	c.wakeWriter()
+}
+
+// writeLoop writes whatever has piled up in one write: replies are batched
+// while the socket is busy.
+func (c *conn) writeLoop() {
+	defer c.srv.others.Done()
+	for {
+		c.mu.Lock()
+		for len(c.out) == 0 && !c.closed && !(c.draining && c.head == len(c.pending)) {
+			c.mu.Unlock()
+			select {
+			case <-c.wake:
+			case <-c.done:
+			}
+			c.mu.Lock()
+		}
+		if c.closed {
+			c.mu.Unlock()
+			return
+		}
+		buf := c.out
+		c.out, c.spare = c.spare[:0], nil
+		c.queued -= len(buf)
+		c.mu.Unlock()
+		if len(buf) == 0 { // draining, nothing owed
+			c.close("session closed")
+			return
+		}
+		if _, err := c.nc.Write(buf); err != nil {
+			c.close("write failed: " + errText(err))
+			return
+		}
+		c.mu.Lock()
+		if cap(buf) <= keepBuf {
+			c.spare = buf[:0]
+		}
+		c.mu.Unlock()
+	}
+}
+
+func errText(err error) string {
+	var ne interface{ Timeout() bool }
+	if errors.As(err, &ne) && ne.Timeout() {
+		return "timeout"
+	}
+	return err.Error()
+}

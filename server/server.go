@@ -1,0 +1,331 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"zablab/mwzookeeper"
+	"zablab/properties"
+)
+
+// ErrStopped is returned by Start after Stop.
+var ErrStopped = errors.New("server: stopped")
+
+// Options tune a Server; the zero value listens on clientPort and logs to
+// logrus's standard logger.
+type Options struct {
+	// Listener, if set, is used instead of listening on clientPort (tests
+	// bind port 0 or a port from internal/ports). Stop closes it.
+	Listener net.Listener
+	// Logger is the peer's logger; nil: logrus's standard logger.
+	Logger logrus.FieldLogger
+	// Now is the Host's clock; nil: time.Now. Skew is added to it, so a
+	// test can run replicas whose clocks disagree.
+	Now  func() time.Time
+	Skew time.Duration
+}
+
+// Server serves one Service to ZooKeeper clients.
+type Server struct {
+	cfg   Config
+	props *properties.Properties
+	opts  Options
+	log   logrus.FieldLogger
+	svc   mwzookeeper.Service
+	host  *host
+	start time.Time
+	stats counters
+
+	mu       sync.RWMutex
+	ln       net.Listener
+	serving  bool
+	started  bool
+	stopped  bool
+	conns    map[*conn]struct{}
+	sessions map[int64]*conn // established sessions connected here
+	perIP    map[string]int
+
+	readers sync.WaitGroup // accept loop and connection readers: they call Submit
+	others  sync.WaitGroup // writers, reaper, four-letter words
+	quit    chan struct{}
+}
+
+// New reads the server's keys from p and makes, but does not start, a
+// Server for the Service f makes. Without o.Listener, clientPort is
+// required.
+func New(p *properties.Properties, f mwzookeeper.Factory, o Options) (*Server, error) {
+	cfg, err := ConfigFromProperties(p, o.Listener == nil)
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, fmt.Errorf("%w: no Service factory", ErrConfig)
+	}
+	log := o.Logger
+	if log == nil {
+		log = logrus.StandardLogger()
+	}
+	if id, ok := p.Get("myid"); ok {
+		log = log.WithField("peer", trim(id))
+	}
+	s := &Server{cfg: cfg, props: p, opts: o, log: log, svc: f(),
+		conns: map[*conn]struct{}{}, sessions: map[int64]*conn{}, perIP: map[string]int{},
+		quit: make(chan struct{})}
+	s.host = &host{s: s}
+	s.stats.init()
+	return s, nil
+}
+
+// Config is the configuration the server read.
+func (s *Server) Config() Config { return s.cfg }
+
+// Host is the Host the Service was given (for tests and tools).
+func (s *Server) Host() mwzookeeper.Host { return s.host }
+
+// Start listens for clients, then starts the Service. Until the Service
+// calls Host.Serving(true), client connections are refused (four-letter
+// words are answered).
+func (s *Server) Start() error {
+	s.mu.Lock()
+	if s.stopped || s.started {
+		s.mu.Unlock()
+		return fmt.Errorf("%w: Start called twice or after Stop", ErrStopped)
+	}
+	s.started = true
+	s.mu.Unlock()
+	ln := s.opts.Listener
+	if ln == nil {
+		addr := net.JoinHostPort(s.cfg.ClientPortAddress, strconv.Itoa(s.cfg.ClientPort))
+		var err error
+		if ln, err = net.Listen("tcp", addr); err != nil {
+			return s.props.Errorf(mwzookeeper.KeyClientPort, ErrConfig, "cannot listen on %s: %v", addr, err)
+		}
+	}
+	s.mu.Lock()
+	s.ln = ln
+	s.start = time.Now()
+	s.mu.Unlock()
+	s.readers.Add(1)
+	go s.acceptLoop(ln)
+	s.others.Add(1)
+	go s.reaper()
+	if err := s.svc.Start(s.props, s.host); err != nil {
+		s.closeNetwork()
+		s.readers.Wait()
+		close(s.quit)
+		s.others.Wait()
+		return err
+	}
+	return nil
+}
+
+// Addr is the address clients connect to (nil before Start).
+func (s *Server) Addr() net.Addr {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.ln == nil {
+		return nil
+	}
+	return s.ln.Addr()
+}
+
+// Stop closes the listener and every connection, stops the Service and
+// waits for every goroutine of the server. Sessions are not closed: they
+// expire, or their clients reconnect to another server.
+func (s *Server) Stop() error {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return nil
+	}
+	s.stopped = true
+	started := s.started
+	s.mu.Unlock()
+	if !started {
+		return nil
+	}
+	s.closeNetwork()
+	s.readers.Wait() // no Submit after Service.Stop
+	err := s.svc.Stop()
+	close(s.quit)
+	s.others.Wait()
+	return err
+}
+
+func (s *Server) closeNetwork() {
+	s.mu.Lock()
+	s.serving = false
+	s.stopped = true // register refuses from now on
+	if s.ln != nil {
+		s.ln.Close()
+	}
+	s.mu.Unlock()
+	s.closeAll("server stopping")
+}
+
+// closeAll closes every client connection.
+func (s *Server) closeAll(reason string) {
+	s.mu.RLock()
+	cs := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		cs = append(cs, c)
+	}
+	s.mu.RUnlock()
+	for _, c := range cs {
+		c.close(reason)
+	}
+}
+
+func (s *Server) acceptLoop(ln net.Listener) {
+	defer s.readers.Done()
+	backoff := 5 * time.Millisecond
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			if s.isStopped() || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			s.log.WithError(err).Warn("accept failed")
+			select {
+			case <-time.After(backoff):
+				backoff = min(2*backoff, time.Second)
+			case <-s.quit:
+				return
+			}
+			continue
+		}
+		backoff = 5 * time.Millisecond
+		if c := s.register(nc); c != nil {
+			s.readers.Add(1)
+			s.others.Add(1)
+			go c.readLoop()
+			go c.writeLoop()
+		}
+	}
+}
+
+// register admits a new connection, or closes it when its IP has too many.
+func (s *Server) register(nc net.Conn) *conn {
+	ip := remoteIP(nc)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		nc.Close()
+		return nil
+	}
+	if s.cfg.MaxClientCnxns > 0 && s.perIP[ip] >= s.cfg.MaxClientCnxns {
+		nc.Close()
+		s.log.WithField("client", nc.RemoteAddr().String()).
+			Warnf("too many connections from %s (maxClientCnxns=%d): closed", ip, s.cfg.MaxClientCnxns)
+		return nil
+	}
+	s.perIP[ip]++
+	c := newConn(s, nc, ip)
+	s.conns[c] = struct{}{}
+	return c
+}
+
+// unregister forgets a closed connection.
+func (s *Server) unregister(c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.conns[c]; !ok {
+		return
+	}
+	delete(s.conns, c)
+	if s.perIP[c.ip]--; s.perIP[c.ip] <= 0 {
+		delete(s.perIP, c.ip)
+	}
+	if id := c.session.Load(); id != 0 && s.sessions[id] == c {
+		delete(s.sessions, id)
+	}
+}
+
+// bind makes c the connection of session and queues frame, the connect
+// response, under the server's lock: no watch event for the session can
+// reach c before it. An older connection of the same session (the client
+// moved without closing it) is closed.
+func (s *Server) bind(c *conn, session int64, frame []byte) bool {
+	s.mu.Lock()
+	if _, ok := s.conns[c]; !ok || !s.serving {
+		s.mu.Unlock()
+		return false
+	}
+	old := s.sessions[session]
+	s.sessions[session] = c
+	c.session.Store(session)
+	c.mu.Lock()
+	c.out = append(c.out, frame...)
+	c.queued += len(frame)
+	c.mu.Unlock()
+	s.mu.Unlock()
+	if old != nil && old != c {
+		old.close("the session reconnected on another connection")
+	}
+	return true
+}
+
+// reaper closes connections that sent nothing for their session timeout
+// (clients ping at a third of it).
+func (s *Server) reaper() {
+	defer s.others.Done()
+	every := min(max(s.cfg.MinSessionTimeout/4, 10*time.Millisecond), time.Second)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	var cs []*conn
+	for {
+		select {
+		case <-s.quit:
+			return
+		case <-t.C:
+		}
+		now := time.Now().UnixNano()
+		cs = cs[:0]
+		s.mu.RLock()
+		for c := range s.conns {
+			if now-c.lastRecv.Load() > c.timeout.Load()*int64(time.Millisecond) {
+				cs = append(cs, c)
+			}
+		}
+		s.mu.RUnlock()
+		for _, c := range cs {
+			c.close(fmt.Sprintf("nothing received for %d ms (the session timeout)", c.timeout.Load()))
+		}
+		clear(cs)
+	}
+}
+
+func (s *Server) isServing() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.serving && !s.stopped
+}
+
+func (s *Server) isStopped() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.stopped
+}
+
+func (s *Server) sessionConn(session int64) *conn {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.sessions[session]
+}
+
+func remoteIP(nc net.Conn) string {
+	if a, ok := nc.RemoteAddr().(*net.TCPAddr); ok {
+		return a.IP.String()
+	}
+	host, _, err := net.SplitHostPort(nc.RemoteAddr().String())
+	if err != nil {
+		return nc.RemoteAddr().String()
+	}
+	return host
+}
