@@ -43,7 +43,10 @@ sim: ## run the Zab simulator: make sim SEEDS=100000 FIRST=1
 
 ID ?= 1
 peer: ## start peer ID (1..3) of the 3-peer demo ensemble; type lines to propose them
-	$(GO) run ./cmd/zab-demo --config testdata/ensemble3/peer$(ID).properties
+	@mkdir -p bin
+	$(GO) build -o bin/zab-demo ./cmd/zab-demo
+	@# exec: the peer is make's only child, so Ctrl-C and kill reach it directly
+	exec ./bin/zab-demo --config testdata/ensemble3/peer$(ID).properties
 
 bench-zab: ## 3-peer Zab ensemble on loopback, fsync on: throughput, latency, failover
 	@mkdir -p bin

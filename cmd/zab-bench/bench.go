@@ -101,6 +101,7 @@ func bench(proposers []int, d time.Duration, failover bool, tickMs int) error {
 	if err != nil {
 		return err
 	}
+	fmt.Printf("zab-bench: tickTime=%dms syncLimit=5 initLimit=10\n", tickMs)
 	for _, c := range proposers {
 		kids[leader].send(fmt.Sprintf("load %d %f", c, d.Seconds()))
 		f, err := kids[leader].expect("RESULT", d+time.Minute)

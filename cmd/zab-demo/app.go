@@ -30,13 +30,13 @@ func (a *app) Deliver(id zab.TxnCookie, m []byte) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.lines = append(a.lines, string(m))
-	a.printf("DELIVER %x %s %d %s\n", uint64(id.Zxid), id.Time().UTC().Format(time.RFC3339Nano), id.Proposer, m)
+	a.printf("DELIVER %s %s %d %s\n", id.Zxid, id.Time().UTC().Format(time.RFC3339Nano), id.Proposer, m)
 }
 
 func (a *app) DeliverSync(id zab.TxnCookie) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.printf("SYNC %x\n", uint64(id.Zxid))
+	a.printf("SYNC %s\n", id.Zxid)
 }
 
 func (a *app) Status(s zab.Status, leader string) {
@@ -70,7 +70,7 @@ func (a *app) SetState(r io.Reader, last zab.TxnCookie) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.lines = lines
-	a.printf("RESTORE %x %d\n", uint64(last.Zxid), len(lines))
+	a.printf("RESTORE %s %d\n", last.Zxid, len(lines))
 	return nil
 }
 

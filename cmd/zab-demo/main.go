@@ -2,14 +2,18 @@
 // delivered lines. It proposes every line read from standard input and
 // prints what the library tells it:
 //
-//	DELIVER <zxid-hex> <timestamp RFC3339Nano> <proposer-id> <message>
+//	DELIVER <zxid> <timestamp RFC3339Nano> <proposer-id> <message>
 //	STATUS <LOOKING|FOLLOWING|LEADING> <leader>
-//	SYNC <zxid-hex>
-//	RESTORE <zxid-hex> <lines>            (SetState: a snapshot was installed)
+//	SYNC <zxid>
+//	RESTORE <zxid> <lines>                (SetState: a snapshot was installed)
 //	STATE <lines> <sha256 of the lines>   (answer to the input line "!state")
 //
-// The input line "!sync" calls Sync instead of proposing. It runs until
-// SIGINT or SIGTERM.
+// Zxids print as 0x followed by hex digits, as in the library's log. The
+// input line "!sync" calls Sync instead of proposing. While there is no
+// leader a typed line waits (up to 30 s) and the demo says so on standard
+// error. The library logs at WARN unless --log-level or the log.level key
+// says otherwise, so its lines do not drown the DELIVER output. It runs
+// until SIGINT or SIGTERM.
 package main
 
 import (
@@ -18,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -30,21 +35,36 @@ import (
 func main() {
 	config := pflag.String("config", "", "the peer's properties file (myid, peer<i>, dataLogDir, ...)")
 	single := pflag.Bool("single", false, "run alone (SingleZab) instead of as one peer of an ensemble")
+	level := pflag.String("log-level", "", "the library's log level (default: the log.level key, else WARN)")
 	pflag.Parse()
 	if *config == "" {
 		fmt.Fprintln(os.Stderr, "zab-demo: --config <peer.properties> is required")
 		os.Exit(2)
 	}
-	if err := run(*config, *single); err != nil {
-		fmt.Fprintln(os.Stderr, "zab-demo:", err)
+	if err := run(*config, *single, *level); err != nil {
+		fmt.Fprintln(os.Stderr, "zab-demo:", inFile(*config, err))
 		os.Exit(1)
 	}
 }
 
-func run(config string, single bool) error {
+// inFile makes every error start with the file it is about: errors about a
+// key already say "file:line: key", the others get the file in front.
+func inFile(config string, err error) error {
+	if strings.HasPrefix(err.Error(), config) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", config, err)
+}
+
+func run(config string, single bool, level string) error {
 	p, err := properties.LoadFile(config)
 	if err != nil {
 		return err
+	}
+	if level != "" {
+		p.Set("log.level", level)
+	} else if _, ok := p.Get("log.level"); !ok {
+		p.Set("log.level", "WARN")
 	}
 	app := newApp(os.Stdout)
 	var z zab.Zab
@@ -89,6 +109,7 @@ func submit(z zab.Zab, line string) error {
 	deadline := time.Now().Add(leaderWait)
 	retry := time.NewTicker(20 * time.Millisecond)
 	defer retry.Stop()
+	told := false
 	for {
 		var err error
 		if line == "!sync" {
@@ -98,6 +119,10 @@ func submit(z zab.Zab, line string) error {
 		}
 		if !errors.Is(err, zab.ErrNoLeader) || time.Now().After(deadline) {
 			return err
+		}
+		if !told {
+			fmt.Fprintf(os.Stderr, "zab-demo: no leader yet: %q waits (up to %s)\n", line, leaderWait)
+			told = true
 		}
 		<-retry.C
 	}
