@@ -23,6 +23,7 @@ type Host struct {
 	events   map[int64][]mwzookeeper.WatchEvent
 	closed   map[int64]bool // session -> expired
 	serving  bool
+	lost     int // Serving(false) calls
 	notifies int
 }
 
@@ -77,7 +78,18 @@ func (h *Host) SessionClosed(session int64, expired bool) {
 func (h *Host) Serving(ok bool) {
 	h.mu.Lock()
 	h.serving = ok
+	if !ok {
+		h.lost++
+	}
 	h.mu.Unlock()
+}
+
+// ServingLost counts the Serving(false) calls so far: a test can see that
+// a replica stopped serving even if it serves again by the time it looks.
+func (h *Host) ServingLost() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.lost
 }
 
 // Events returns the watch events sent to session, in arrival order.

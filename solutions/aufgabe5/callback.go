@@ -69,6 +69,7 @@ func (cb *callback) DeliverSync(c zab.TxnCookie) {
 	if r := s.syncs[c.Seq]; r != nil {
 		delete(s.syncs, c.Seq)
 		s.answer(r, &mwzookeeper.Response{Zxid: s.lastZxid}, &out)
+		s.release(r.session, &out)
 	}
 	s.mu.Unlock()
 	flush(out)

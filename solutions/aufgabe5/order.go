@@ -11,7 +11,10 @@ import (
 // writes and syncs were answered (A5.2, per-session order).
 type request struct {
 	write   bool // write or sync; false: a read waiting its turn
+	sync    bool
 	done    bool // answered
+	reqno   uint64
+	held    []byte // a write behind a sync of its session: proposed once the sync is answered
 	session int64
 	req     *mwzookeeper.Request // reads only
 	reply   func(*mwzookeeper.Response)
@@ -69,6 +72,40 @@ func (s *Service) drain(session int64, out *[]outReply) {
 		delete(s.queues, session)
 	} else if i > 0 {
 		s.queues[session] = q[i:]
+	}
+}
+
+// behindSync says whether session has a sync in flight: its later writes
+// wait for it, so that a read between the sync and them sees the state
+// the sync promised and not theirs. s.mu must be held.
+func (s *Service) behindSync(session int64) bool {
+	for _, r := range s.queues[session] {
+		if r.sync && !r.done {
+			return true
+		}
+	}
+	return false
+}
+
+// release proposes the held writes of session up to its next sync still
+// in flight, in order. s.mu must be held (Propose takes no I/O and may be
+// called from callbacks).
+func (s *Service) release(session int64, out *[]outReply) {
+	for _, r := range s.queues[session] {
+		if r.sync && !r.done {
+			return
+		}
+		if r.held == nil || r.done {
+			continue
+		}
+		msg := r.held
+		r.held = nil
+		if _, err := s.zab.Propose(msg); err != nil {
+			delete(s.pending, r.reqno)
+			r.done = true
+			*out = append(*out, outReply{r.reply, &mwzookeeper.Response{Zxid: s.lastZxid,
+				Err: fmt.Errorf("%w: session %#x: %w", mwzookeeper.ErrConnectionLoss, session, err)}})
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -48,6 +49,7 @@ type Service struct {
 	active      map[int64]struct{}   // sessions active here since the last liveness message
 	expiring    map[int64]bool       // leader: closes proposed, not yet applied
 	closedOut   []closedSession      // SessionClosed calls to make after unlocking
+	restores    atomic.Int32         // SetState calls with a non-empty snapshot, for tests
 	ctx         applyCtx             // reused by every delivery
 	tx          txn                  // reused by every delivery
 	cbOut       []outReply           // replies of the callback goroutine, reused
@@ -81,13 +83,8 @@ func (s *Service) Start(p *properties.Properties, host mwzookeeper.Host) error {
 		return err
 	}
 	s.tick = max(s.tick, zab.MinTickTime)
-	s.host, s.myid, s.alone = host, uint64(id), !mwzookeeper.Ensemble(p)
-	s.log = host.Logger().WithField("peer", id)
-	s.inc = newIncarnation()
-	s.watches = mwzookeeper.NewWatchTable()
-	s.pending, s.syncs = map[uint64]*request{}, map[uint64]*request{}
-	s.queues, s.active, s.expiring = map[int64][]*request{}, map[int64]struct{}{}, map[int64]bool{}
-	s.resetState()
+	s.init(host, uint64(id))
+	s.alone = !mwzookeeper.Ensemble(p)
 	if s.zab, err = newZab((*callback)(s), p, host.Now); err != nil {
 		return err
 	}
@@ -99,12 +96,16 @@ func (s *Service) Start(p *properties.Properties, host mwzookeeper.Host) error {
 	return nil
 }
 
-// resetState makes the initial replicated state. s.mu must be held or
-// the service not yet started.
-func (s *Service) resetState() {
-	s.tree = newTree()
-	s.sessions = map[int64]*session{}
-	s.lastZxid = 0
+// init makes the initial state of a replica that is not yet started:
+// the initial tree, no sessions, nothing waiting.
+func (s *Service) init(host mwzookeeper.Host, myid uint64) {
+	s.host, s.myid = host, myid
+	s.log = host.Logger().WithField("peer", myid)
+	s.inc = newIncarnation()
+	s.watches = mwzookeeper.NewWatchTable()
+	s.pending, s.syncs = map[uint64]*request{}, map[uint64]*request{}
+	s.queues, s.active, s.expiring = map[int64][]*request{}, map[int64]struct{}{}, map[int64]bool{}
+	s.tree, s.sessions = newTree(), map[int64]*session{}
 }
 
 func newIncarnation() uint64 {
@@ -214,8 +215,14 @@ func (s *Service) submitWrite(req *mwzookeeper.Request, reply func(*mwzookeeper.
 	}
 	s.nextReq++
 	reqno := s.nextReq
-	r := &request{write: true, session: req.Session, reply: reply}
+	r := &request{write: true, session: req.Session, reply: reply, reqno: reqno}
 	s.pending[reqno] = r
+	if s.behindSync(req.Session) {
+		r.held = appendRequest(nil, header{s.myid, s.inc, reqno}, req, password, false)
+		s.enqueue(r)
+		s.mu.Unlock()
+		return
+	}
 	s.enqueue(r)
 	s.mu.Unlock()
 
@@ -276,7 +283,7 @@ func (s *Service) submitSync(req *mwzookeeper.Request, reply func(*mwzookeeper.R
 		reply(connLoss(req, err.Error()))
 		return
 	}
-	r := &request{write: true, session: req.Session, reply: reply}
+	r := &request{write: true, sync: true, session: req.Session, reply: reply}
 	s.syncs[c.Seq] = r
 	s.enqueue(r)
 	s.mu.Unlock()

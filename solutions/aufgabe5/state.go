@@ -98,6 +98,7 @@ func (s *Service) readState(r io.Reader, last zab.TxnCookie) error {
 		if t, sessions, zxid, err = decodeState(all); err != nil {
 			return fmt.Errorf("aufgabe5: state at %s: %w", last.Zxid, err)
 		}
+		s.restores.Add(1)
 	}
 	s.mu.Lock()
 	s.tree, s.sessions, s.lastZxid = t, sessions, zxid
