@@ -31,6 +31,10 @@ func TestBadPropertiesNameKeyAndLine(t *testing.T) {
 		{"syncLimit too small", good + "syncLimit=1\n", "syncLimit", ":6:"},
 		{"bad log level", good + "log.level=LOUD\n", "log.level", ":6:"},
 		{"only observers", "myid=1\npeer1=127.0.0.1:1:observer\ndataLogDir=d\n", "peer1", ""},
+		{"port with letter O", strings.Replace(good, "peer2=127.0.0.1:2", "peer2=127.0.0.1:132OO", 1), "peer2", ":3:"},
+		{"port out of range", strings.Replace(good, "peer2=127.0.0.1:2", "peer2=127.0.0.1:70000", 1), "peer2", ":3:"},
+		{"key differs in case", good + "ticktime=100\n", "ticktime", ":6:"},
+		{"peer key differs in case", good + "Peer4=127.0.0.1:4\n", "Peer4", ":6:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "peer.properties")

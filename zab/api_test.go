@@ -1,0 +1,151 @@
+package zab
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"zablab/internal/wait"
+	"zablab/properties"
+)
+
+func TestUnknownKeyIsWarnedWithFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "peer.properties")
+	logFile := filepath.Join(dir, "peer.log")
+	text := "dataLogDir=d\nsynclimit5=5\nclientPort=2181\nlog.file=" + logFile + "\n"
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := properties.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ConfigFromProperties(p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Close(); err != nil { // twice is harmless
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "peer.properties:2") || !strings.Contains(string(b), "synclimit5") {
+		t.Fatalf("no warning naming synclimit5 at peer.properties:2 in the log:\n%s", b)
+	}
+	if strings.Contains(string(b), "clientPort") {
+		t.Fatalf("clientPort, a service key, was warned about:\n%s", b)
+	}
+	if err := CheckKeys(p, "synclimit5"); err != nil {
+		t.Fatalf("CheckKeys with the extra key: %v", err)
+	}
+	if ws := UnknownKeys(p, "synclimit5"); len(ws) != 0 {
+		t.Fatalf("UnknownKeys with the extra key: %v", ws)
+	}
+}
+
+func TestFromConfigOpensNoFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "never")
+	cfg := Config{ID: 1, DataLogDir: dir, TickTime: 10 * time.Millisecond, InitLimit: 10, SyncLimit: 5,
+		SnapCount: 100, Logger: quietLogger(), Peers: []Peer{{ID: 1, Addr: "127.0.0.1:1"}}}
+	s, err := NewSingleZabFromConfig(&recorder{}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMultiZabFromConfig(&recorder{}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("building a peer touched %s: %v", dir, err)
+	}
+	if s.ID() != 1 || m.ID() != 1 {
+		t.Fatalf("ID() = %d, %d", s.ID(), m.ID())
+	}
+	if _, err := NewMultiZabFromConfig(&recorder{}, Config{ID: 2, DataLogDir: dir}); !errors.Is(err, ErrConfig) {
+		t.Fatalf("a Config without tuning: %v, want ErrConfig", err)
+	}
+}
+
+// A leader whose clock is 5 s behind still stamps strictly increasing
+// timestamps: max(its clock, last + 1).
+func TestSkewedLeaderClockKeepsTimestampsIncreasing(t *testing.T) {
+	e := newEnsemble(t, 3)
+	defer e.stopAll()
+	var skew [3]atomic.Int64
+	for i := range e.cfgs {
+		i := i
+		e.cfgs[i].Now = func() time.Time { return time.Now().Add(time.Duration(skew[i].Load())) }
+	}
+	e.startAll()
+	e.commit(1, "before")
+	l := e.leader()
+	e.stop(l)
+	for i := range skew {
+		skew[i].Store(int64(-5 * time.Second))
+	}
+	f := l%3 + 1
+	wait.For(t, "a new leader", 10*time.Second, e.settled)
+	e.commit(f, "after")
+	e.commit(f, "after2")
+	app := e.apps[f-1]
+	app.mu.Lock()
+	defer app.mu.Unlock()
+	for i := 1; i < len(app.ids); i++ {
+		if app.ids[i].Timestamp <= app.ids[i-1].Timestamp {
+			t.Fatalf("timestamp of %q (%v) not above that of %q (%v)", app.msgs[i], app.ids[i], app.msgs[i-1], app.ids[i-1])
+		}
+	}
+}
+
+// A follower whose leader dies while a proposal and a sync wait hears
+// LOOKING well before syncLimit ticks; the sync is never delivered, the
+// proposal at most once.
+func TestFollowerWithPendingRequestsSeesLookingPromptly(t *testing.T) {
+	e := newEnsemble(t, 3)
+	defer e.stopAll()
+	for i := range e.cfgs {
+		e.cfgs[i].SyncLimit = 20 // 400 ms: far above the 10 ticks of waitLimit
+	}
+	e.startAll()
+	l := e.leader()
+	f := l%3 + 1
+	z, app := e.zabs[f-1], e.apps[f-1]
+	e.stop(l)
+	start := time.Now()
+	if _, err := z.Propose([]byte("in flight")); err != nil {
+		t.Skipf("the follower already knew: %v", err)
+	}
+	sc, err := z.Sync()
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := time.Duration(e.cfgs[f-1].SyncLimit) * e.cfgs[f-1].TickTime
+	wait.For(t, "LOOKING on the follower", limit, func() bool { _, s := app.snapshot(); return s == Looking })
+	t.Logf("LOOKING %s after the proposal (syncLimit is %s)", time.Since(start).Round(time.Millisecond), limit)
+	wait.For(t, "a new leader", 10*time.Second, e.settled)
+	e.commit(f, "later")
+	app.mu.Lock()
+	defer app.mu.Unlock()
+	if _, ok := app.syncs[sc.Seq]; ok {
+		t.Fatalf("DeliverSync for sync %d pending when the peer went LOOKING", sc.Seq)
+	}
+	n := 0
+	for _, m := range app.msgs {
+		if m == "in flight" {
+			n++
+		}
+	}
+	if n > 1 {
+		t.Fatalf("the proposal in flight was delivered %d times", n)
+	}
+}
