@@ -1,0 +1,145 @@
+package aufgabe5
+
+import (
+	"fmt"
+
+	"zablab/mwzookeeper"
+	"zablab/zab"
+)
+
+// applyCtx is the context of the one delivered write being applied: where
+// it stands in the order, and what it changed so far (to undo a failed
+// multi, and the watch events to fire once it succeeded). One is reused
+// for every delivery: apply runs on Zab's callback goroutine only.
+type applyCtx struct {
+	zxid    int64
+	ts      int64 // the cookie's leader timestamp, ms (A5.4)
+	session int64
+	undo    []change
+	events  []mwzookeeper.WatchEvent
+}
+
+// change records one mutation so that undo can reverse it.
+type change struct {
+	kind       byte // created, deleted or changed
+	path       string
+	node       *znode             // deleted: the node to put back
+	parentStat mwzookeeper.MWStat // created, deleted: the parent's stat before
+	oldData    []byte             // changed
+	oldStat    mwzookeeper.MWStat // changed
+}
+
+const (
+	created byte = iota + 1
+	deleted
+	changed
+)
+
+func (c *applyCtx) reset(cookie zab.TxnCookie, session int64) {
+	// TODO(A5.1): start the context of a new delivery: its zxid
+	// (cookie.Zxid), its session, no undo records, no events.
+	// TODO(A5.4): its time c.ts: the leader's timestamp of the cookie
+	// (cookie.Timestamp, ns) in ms. Never the local clock: the replicas'
+	// clocks differ, the cookie is the same everywhere.
+}
+
+func (c *applyCtx) event(typ mwzookeeper.EventType, path string) {
+	c.events = append(c.events, mwzookeeper.WatchEvent{Type: typ, Path: path, Zxid: c.zxid})
+}
+
+// applyRequest applies one delivered write request on every replica and
+// returns its outcome, which only the proposing replica sends (A5.1, A5.2).
+// Everything it decides comes from the request, the tree and the cookie.
+func (s *Service) applyRequest(t *txn, cookie zab.TxnCookie) mwzookeeper.Response {
+	// TODO(A5.1): apply one delivered write request, on every replica, and
+	// return its outcome (only the proposing replica sends it). Start the
+	// context (s.ctx.reset), refuse a request of a session that does not
+	// exist (ErrSessionExpired), then by t.op: a tree operation with
+	// applyOp(t.rec), a session with applyCreateSession or
+	// applyCloseSession. The Response carries the zxid. Decide from the
+	// request, the tree and the cookie only.
+	// TODO(A5.3): a write is activity of its session (lastActive = c.ts).
+	// TODO(A5.6): after a successful write, fire its watch events (fire).
+	// TODO(A5.7): OpMulti with applyMulti(t.ops).
+	return mwzookeeper.Response{Zxid: int64(cookie.Zxid), Err: fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, t.op)}
+}
+
+// fire sends the watch events of an applied write to the sessions that
+// watch them on this replica.
+func (s *Service) fire(evs []mwzookeeper.WatchEvent) {
+	// TODO(A5.6): send each event to the sessions that watch it on this
+	// replica (s.watches.Fire).
+}
+
+// applyOp applies one tree operation; on error nothing changed.
+func (s *Service) applyOp(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MWStat, error) {
+	// TODO(A5.1): one tree operation: create, delete or setData.
+	// TODO(A5.7): check (a multi's version check: existing).
+	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Op)
+}
+
+// create follows ZooKeeper's checks in its order: mode, path, data size,
+// parent (NoNode), the name (NodeExists), an ephemeral parent (A5.1, A5.3,
+// sequential nodes).
+func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MWStat, error) {
+	// TODO(A5.1): ZooKeeper's checks, in its order: the mode (Container
+	// and TTL modes: ErrUnimplemented), the path (mwzookeeper.ValidatePath),
+	// the data size (mwzookeeper.MaxData), the parent (ErrNoNode), the name
+	// (ErrNodeExists). Then link the new node (s.tree.link) with its
+	// stat (czxid = mzxid = pzxid = the write's zxid) and update the
+	// parent's cversion and pzxid. Return the path created and the stat.
+	// TODO(A5.3): an ephemeral node needs a session and is owned by it
+	// (EphemeralOwner); an ephemeral parent takes no children
+	// (ErrNoChildrenForEphemerals).
+	// TODO(A5.4): ctime and mtime are the write's time, c.ts.
+	// TODO(A5.5): a sequential node's name ends in the parent's cversion
+	// (mwzookeeper.SequentialName).
+	// TODO(A5.6): record the events NodeCreated (path) and
+	// NodeChildrenChanged (parent) with c.event.
+	// TODO(A5.7): record the change for undo (c.undo).
+	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: create %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Path)
+}
+
+// existing returns the node at path if it exists with version (-1: any).
+func (s *Service) existing(path string, version int32) (*znode, error) {
+	// TODO(A5.1): the node at the valid path, if it exists (ErrNoNode) with
+	// the version asked for (-1: any; else ErrBadVersion).
+	return nil, fmt.Errorf("%w: %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, path)
+}
+
+// delete removes a childless node: NoNode, BadVersion, NotEmpty in
+// ZooKeeper's order; "/" and "/zookeeper" cannot go (A5.1).
+func (s *Service) delete(c *applyCtx, o *mwzookeeper.Op) error {
+	// TODO(A5.1): ZooKeeper's checks in its order: "/" and "/zookeeper"
+	// never go (ErrBadArguments), then the node and its version
+	// (existing), then no children (ErrNotEmpty); deleteNode does the rest.
+	return fmt.Errorf("%w: delete %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Path)
+}
+
+// deleteNode removes the childless node at path, updates its parent's
+// cversion and pzxid, and records the events and the undo.
+func (s *Service) deleteNode(c *applyCtx, path string) {
+	// TODO(A5.1): unlink the childless node at path (s.tree.unlink) and
+	// update its parent's cversion and pzxid.
+	// TODO(A5.6): record NodeDeleted (path) and NodeChildrenChanged
+	// (parent).
+	// TODO(A5.7): record the change for undo.
+}
+
+// setData replaces a node's data: version++, mzxid and mtime (A5.1, A5.4).
+func (s *Service) setData(c *applyCtx, o *mwzookeeper.Op) (mwzookeeper.MWStat, error) {
+	// TODO(A5.1): the node with the version asked for (existing), the data
+	// size; replace the data (s.tree.setData), version + 1, mzxid; return
+	// the new stat.
+	// TODO(A5.4): mtime is the write's time, c.ts.
+	// TODO(A5.6): record NodeDataChanged.
+	// TODO(A5.7): record the change for undo.
+	return mwzookeeper.MWStat{}, fmt.Errorf("%w: setData %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Path)
+}
+
+// undo reverses the recorded changes, newest first, and forgets the
+// events: a failed multi leaves no trace.
+func (s *Service) undo(c *applyCtx) {
+	// TODO(A5.7): reverse the recorded changes, newest first, and forget
+	// the events: a failed multi leaves no trace.
+}

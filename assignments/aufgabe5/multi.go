@@ -1,0 +1,33 @@
+package aufgabe5
+
+import (
+	"fmt"
+
+	"zablab/mwzookeeper"
+)
+
+// applyMulti applies check, create, delete and setData ops as one write,
+// all or nothing (optional part: multi). The ops run against the tree
+// itself, each change recorded; the first failure undoes them all, so the
+// tree and the watches see nothing. The results follow ZooKeeper: on
+// failure the ops before report nil, the failing op its error, the ops
+// after it ErrRuntimeInconsistency, and the multi fails with the failing
+// op's error.
+func (s *Service) applyMulti(c *applyCtx, ops []mwzookeeper.Op) ([]mwzookeeper.OpResult, error) {
+	// TODO(A5.7): apply the ops in order against the tree (applyOp); the
+	// first failure undoes all of them (undo) and the multi fails with its
+	// error and failedMulti's results.
+	return failedMulti(ops, 0, fmt.Errorf("%w: multi (TODO A5.7)", mwzookeeper.ErrUnimplemented)), mwzookeeper.ErrUnimplemented
+}
+
+// failedMulti is the result list of a multi whose op at failed failed.
+func failedMulti(ops []mwzookeeper.Op, failed int, err error) []mwzookeeper.OpResult {
+	// TODO(A5.7): ZooKeeper's results of a failed multi: nil for the ops
+	// before the failing one, its error for it, ErrRuntimeInconsistency for
+	// the ops after it.
+	out := make([]mwzookeeper.OpResult, len(ops))
+	for i := range ops {
+		out[i] = mwzookeeper.OpResult{Op: ops[i].Op, Err: err}
+	}
+	return out
+}

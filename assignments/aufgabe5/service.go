@@ -1,0 +1,255 @@
+package aufgabe5
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"zablab/mwzookeeper"
+	"zablab/properties"
+	"zablab/zab"
+)
+
+// Service is an MWZooKeeper replica: a znode tree replicated
+// by proposing each write request through Zab and applying every delivered
+// request deterministically on every replica.
+//
+// One mutex, the apply lock, guards the replicated state and the waiting
+// requests; the tree and the sessions are changed only by Zab's callback
+// goroutine under it. Nothing holds it across I/O, and replies are given
+// after it is released.
+type Service struct {
+	host  mwzookeeper.Host
+	log   logrus.FieldLogger
+	zab   zab.Zab
+	myid  uint64
+	inc   uint64 // this run's incarnation: a request's name is (myid, inc, reqno)
+	tick  time.Duration
+	alone bool // SingleZab
+
+	mu          sync.Mutex
+	tree        *tree
+	sessions    map[int64]*session
+	lastZxid    int64
+	watches     *mwzookeeper.WatchTable
+	role        zab.Status
+	leader      string
+	serving     bool
+	stopped     bool
+	nextReq     uint64
+	pending     map[uint64]*request  // own writes in flight, by reqno
+	syncs       map[uint64]*request  // own syncs in flight, by the Sync cookie's Seq
+	queues      map[int64][]*request // per session: writes, syncs and the reads behind them
+	active      map[int64]struct{}   // sessions active here since the last liveness message
+	expiring    map[int64]bool       // leader: closes proposed, not yet applied
+	closedOut   []closedSession      // SessionClosed calls to make after unlocking
+	restores    atomic.Int32         // SetState calls with a non-empty snapshot, for tests
+	ctx         applyCtx             // reused by every delivery
+	tx          txn                  // reused by every delivery
+	cbOut       []outReply           // replies of the callback goroutine, reused
+	leaderSince int64                // ms, local clock, when this replica became leader
+
+	quit     chan struct{}
+	loopDone chan struct{}
+}
+
+var (
+	_ mwzookeeper.Service  = (*Service)(nil)
+	_ mwzookeeper.Reporter = (*Service)(nil)
+)
+
+// New returns a fresh, unstarted Service: a mwzookeeper.Factory.
+func New() mwzookeeper.Service { return &Service{} }
+
+// defaultTimeoutTicks is the session timeout, in ticks, of a createSession
+// that names none (ZooKeeper's maximum, 20 ticks).
+const defaultTimeoutTicks = 20
+
+// Start reads the peer's properties, restores the state through Zab's
+// SetState and joins the ensemble: MultiZab if p names peers, SingleZab
+// otherwise (A5.1, A5.2).
+func (s *Service) Start(p *properties.Properties, host mwzookeeper.Host) error {
+	id, err := p.Int("myid", 1)
+	if err != nil {
+		return err
+	}
+	if s.tick, err = p.Millis("tickTime", zab.DefaultTickTime); err != nil {
+		return err
+	}
+	s.tick = max(s.tick, zab.MinTickTime)
+	s.init(host, uint64(id))
+	s.alone = !mwzookeeper.Ensemble(p)
+	if s.zab, err = newZab((*callback)(s), p, host.Now); err != nil {
+		return err
+	}
+	if err := s.zab.Startup(); err != nil {
+		return fmt.Errorf("aufgabe5: start %s: %w", p.File(), err)
+	}
+	s.quit, s.loopDone = make(chan struct{}), make(chan struct{})
+	go s.livenessLoop()
+	return nil
+}
+
+// init makes the initial state of a replica that is not yet started:
+// the initial tree, no sessions, nothing waiting.
+func (s *Service) init(host mwzookeeper.Host, myid uint64) {
+	s.host, s.myid = host, myid
+	s.log = host.Logger().WithField("peer", myid)
+	s.inc = newIncarnation()
+	s.watches = mwzookeeper.NewWatchTable()
+	s.pending, s.syncs = map[uint64]*request{}, map[uint64]*request{}
+	s.queues, s.active, s.expiring = map[int64][]*request{}, map[int64]struct{}{}, map[int64]bool{}
+	s.tree, s.sessions = newTree(), map[int64]*session{}
+}
+
+func newIncarnation() uint64 {
+	var b [8]byte
+	for {
+		_, _ = rand.Read(b[:])
+		if v := binary.LittleEndian.Uint64(b[:]); v != 0 {
+			return v
+		}
+	}
+}
+
+// Stop answers everything waiting with ConnectionLoss, shuts Zab down and
+// returns once no goroutine of the service is left.
+func (s *Service) Stop() error {
+	s.mu.Lock()
+	if s.stopped || s.zab == nil {
+		s.mu.Unlock()
+		return nil
+	}
+	s.stopped, s.serving = true, false
+	s.mu.Unlock()
+	close(s.quit)
+	<-s.loopDone
+	err := s.zab.Shutdown() // waits for the callback goroutine: no lock held
+	var out []outReply
+	s.mu.Lock()
+	s.failAll("replica stopped", &out)
+	s.mu.Unlock()
+	flush(out)
+	s.host.Serving(false)
+	return err
+}
+
+// Submit takes one request: writes and syncs go through Zab and are
+// answered when applied; reads are answered at once unless the session
+// waits for an earlier write (A5.1, A5.2).
+func (s *Service) Submit(req *mwzookeeper.Request, reply func(*mwzookeeper.Response)) {
+	// TODO(A5.1): route the request. Writes (req.Op.IsWrite(), the session
+	// requests among them) go through Zab: submitWrite. Reads are answered
+	// here, at once, from the applied state: submitLocal with s.read.
+	// TODO(A5.2): OpSync goes through Zab too (submitSync); OpReconnect, a
+	// client coming back with its session, is answered locally
+	// (submitLocal with s.reconnect).
+	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, req.Op)})
+}
+
+// connLoss is the answer of a replica that cannot take a request now.
+func connLoss(req *mwzookeeper.Request, why string) *mwzookeeper.Response {
+	return &mwzookeeper.Response{Err: fmt.Errorf("%w: %s %q of session %#x: %s",
+		mwzookeeper.ErrConnectionLoss, req.Op, req.Path, req.Session, why)}
+}
+
+// submitLocal answers a read (or a reconnect) from the applied state, or
+// queues it behind its session's writes in flight.
+func (s *Service) submitLocal(req *mwzookeeper.Request, reply func(*mwzookeeper.Response),
+	exec func(*mwzookeeper.Request) *mwzookeeper.Response) {
+	// TODO(A5.1): answer from this replica's applied state, at once:
+	// exec(req) under s.mu, reply after unlocking (a reply function may
+	// call Submit again). A replica that is not serving answers connLoss.
+	// TODO(A5.2): a read must see its session's earlier writes: while the
+	// session has writes or syncs in flight here (s.queues), queue the read
+	// behind them (enqueue); answer runs it when its turn comes.
+	// TODO(A5.3): a read is activity of its session (touch).
+	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, req.Op)})
+}
+
+// bufPool holds encoding buffers, so a write allocates none of its own.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
+
+// submitWrite proposes a write request through Zab; it is answered when
+// its delivery is applied here (A5.1, A5.2). The request is registered
+// before the proposal, so its delivery always finds it.
+func (s *Service) submitWrite(req *mwzookeeper.Request, reply func(*mwzookeeper.Response)) {
+	// TODO(A5.1): propose the request itself through Zab, not its outcome:
+	// every replica decides the outcome when the request is delivered
+	// (applyRequest), so all decide alike. Refuse what tooLarge refuses and
+	// answer connLoss while not serving. Number the request (s.nextReq) and
+	// keep its reply under that number (s.pending) before proposing, so that
+	// its delivery always finds it; encode it (appendRequest with the
+	// header {s.myid, s.inc, reqno}) and s.zab.Propose it. A proposal that
+	// fails is answered at once (failOne). A createSession's password is
+	// drawn here (newPassword) and travels with the request; a timeout of 0
+	// means defaultTimeoutTicks ticks (s.tick).
+	// TODO(A5.2): the write takes its place in its session's queue
+	// (enqueue), so the session's later reads wait for it. Behind a sync of
+	// its session still in flight (behindSync) it is held, encoded, in
+	// r.held and proposed once the sync is answered (release).
+	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, req.Op)})
+}
+
+// tooLarge refuses data over MaxData before it is proposed: such a
+// request can never succeed, and no replica should have to decode it.
+func tooLarge(req *mwzookeeper.Request) error {
+	if len(req.Data) > mwzookeeper.MaxData {
+		return fmt.Errorf("%w: %d bytes of data for %q, at most %d", mwzookeeper.ErrBadArguments, len(req.Data), req.Path, mwzookeeper.MaxData)
+	}
+	for i := range req.Ops {
+		if len(req.Ops[i].Data) > mwzookeeper.MaxData {
+			return fmt.Errorf("%w: %d bytes of data for %q, at most %d", mwzookeeper.ErrBadArguments, len(req.Ops[i].Data), req.Ops[i].Path, mwzookeeper.MaxData)
+		}
+	}
+	return nil
+}
+
+// failOne answers a write whose proposal failed, unless something else
+// (LOOKING, Stop) already did.
+func (s *Service) failOne(reqno uint64, r *request, req *mwzookeeper.Request, err error) {
+	// TODO(A5.1): answer the write numbered reqno with connLoss (with
+	// ErrBadArguments when Zab says zab.ErrTooLarge), unless something else
+	// answered it already (it is no longer s.pending[reqno]).
+}
+
+// submitSync asks Zab for a sync, answered at DeliverSync. The lock is
+// held across zab.Sync (no I/O: it steps the core) so that DeliverSync
+// finds the request registered.
+func (s *Service) submitSync(req *mwzookeeper.Request, reply func(*mwzookeeper.Response)) {
+	// TODO(A5.2): ask Zab for a sync point (s.zab.Sync) and answer the
+	// request when DeliverSync brings that cookie's Seq (s.syncs): by then
+	// everything committed before the sync is applied here, so the
+	// session's next read is not stale. The sync takes its place in the
+	// session's queue like a write.
+	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: sync (TODO A5.2)", mwzookeeper.ErrUnimplemented)})
+}
+
+// Stats describes the replica for the four-letter words.
+func (s *Service) Stats() mwzookeeper.Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := mwzookeeper.Stats{Leader: s.leader, Zxid: s.lastZxid, Sessions: len(s.sessions)}
+	if s.tree != nil {
+		st.Nodes, st.Ephemerals, st.DataSize = len(s.tree.nodes), s.tree.countEphemerals(), s.tree.dataSize
+	}
+	if s.watches != nil {
+		st.Watches = s.watches.Len()
+	}
+	switch {
+	case !s.serving:
+		st.Role = "looking"
+	case s.alone:
+		st.Role = "standalone"
+	case s.role == roleLeading:
+		st.Role = "leader"
+	default:
+		st.Role = "follower"
+	}
+	return st
+}

@@ -1,0 +1,128 @@
+package aufgabe5
+
+import (
+	"crypto/rand"
+	"fmt"
+	"time"
+
+	"zablab/mwzookeeper"
+)
+
+// session is a replicated session (A5.3): the same on every replica.
+type session struct {
+	timeout    int32  // ms
+	password   []byte // drawn by the replica that proposed the session
+	lastActive int64  // ms, the leader timestamp of its latest activity
+}
+
+// passwordLen is ZooKeeper's session password length.
+const passwordLen = 16
+
+// newPassword draws a session's password on the proposing replica.
+func newPassword() []byte {
+	b := make([]byte, passwordLen)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails on Linux
+	return b
+}
+
+// applyCreateSession opens a session whose id is the zxid of its creation:
+// unique, and the same on every replica (A5.3).
+func (s *Service) applyCreateSession(c *applyCtx, t *txn) mwzookeeper.Response {
+	// TODO(A5.1): open a session with the timeout and the password the
+	// request carries. Its id must be unique and the same on every replica:
+	// the zxid of its creation is.
+	return mwzookeeper.Response{Err: fmt.Errorf("%w: createSession (TODO A5.1)", mwzookeeper.ErrUnimplemented)}
+}
+
+// applyCloseSession ends a session at this point of the order on every
+// replica: its ephemerals go (sorted, so in the same order everywhere),
+// its watches here go, and the host hears of it (A5.3). Closing an
+// unknown session is a no-op, so a client's close and the leader's expiry
+// may both arrive.
+func (s *Service) applyCloseSession(c *applyCtx, id int64, expired bool) {
+	// TODO(A5.1): end the session at this point of the order (closing an
+	// unknown session does nothing) and tell the host after unlocking
+	// (s.closedOut).
+	// TODO(A5.3): delete its ephemeral nodes, in the same order everywhere
+	// (s.tree.ephemeralsOf), and forget it in s.expiring and s.active.
+	// TODO(A5.6): remove its watches here.
+}
+
+// closedSession is a SessionClosed call for the host, made once the apply
+// lock is released.
+type closedSession struct {
+	id      int64
+	expired bool
+}
+
+// applyLiveness records the activity a replica saw since its last such
+// message, at the message's leader timestamp (A5.3).
+func (s *Service) applyLiveness(ts int64, ids []int64) {
+	// TODO(A5.3): the sessions a replica saw active were active at the
+	// message's leader timestamp ts: note it (lastActive).
+}
+
+// touch notes that session showed activity on this replica; the next
+// liveness message carries it. Writes need no note: applying them counts.
+// s.mu must be held.
+func (s *Service) touch(id int64) {
+	// TODO(A5.3): note that the session showed activity here (s.active);
+	// the next liveness message carries it to every replica.
+}
+
+// reconnect answers a client that comes back with its session id and
+// password, locally (A5.3): an unknown or expired session, or a wrong
+// password, is expired; a client that has seen a newer zxid than this
+// replica applied is refused with ConnectionLoss, so it tries another
+// replica (or this one later) and never reads older state than it saw.
+func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
+	// TODO(A5.2): a client comes back, to this replica or another, with its
+	// session id and password: an unknown session or a wrong password is
+	// ErrSessionExpired; a client that has seen a newer zxid than this
+	// replica applied is refused with ErrConnectionLoss (it would read the
+	// past). Otherwise answer the session, its password and timeout.
+	return &mwzookeeper.Response{Zxid: s.lastZxid, Err: fmt.Errorf("%w: reconnect of session %#x (TODO A5.2)", mwzookeeper.ErrUnimplemented, req.Session)}
+}
+
+// livenessLoop runs once per tick: it proposes the sessions active here
+// since the last round and, on the leader, the close of every session
+// whose last activity is older than its timeout (A5.3).
+func (s *Service) livenessLoop() {
+	defer close(s.loopDone)
+	t := time.NewTicker(s.tick)
+	defer t.Stop()
+	var buf []byte
+	for {
+		select {
+		case <-s.quit:
+			return
+		case <-t.C:
+		}
+		active, expire := s.livenessRound()
+		if len(active) > 0 {
+			buf = appendLiveness(buf[:0], header{proposer: s.myid, incarnation: s.inc}, active)
+			_, _ = s.zab.Propose(buf) // lost activity only shortens nothing: the next round says it again
+		}
+		for _, id := range expire {
+			buf = appendRequest(buf[:0], header{proposer: s.myid, incarnation: s.inc},
+				&mwzookeeper.Request{Op: mwzookeeper.OpCloseSession, Session: id}, nil, true)
+			if _, err := s.zab.Propose(buf); err != nil {
+				s.mu.Lock()
+				delete(s.expiring, id) // try again next round
+				s.mu.Unlock()
+			}
+		}
+	}
+}
+
+// livenessRound takes the sessions active since the last round and, if
+// this replica leads, picks the sessions to expire.
+func (s *Service) livenessRound() (active, expire []int64) {
+	// TODO(A5.3): once per tick (livenessLoop): take the sessions active
+	// here since the last round (s.active), sorted. On the leader, also pick
+	// the sessions whose last activity is older than their timeout, by the
+	// leader's clock, counting from s.leaderSince at the latest, and not
+	// already expiring: livenessLoop proposes their close, so they end at
+	// one point of the order on every replica.
+	return nil, nil
+}

@@ -1,0 +1,286 @@
+package aufgabe5
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"zablab/mwzookeeper"
+)
+
+// The replicated message: what a replica proposes through Zab and every
+// replica decodes at delivery. A compact binary format (varints), with a
+// version byte first so that a newer format is refused, not misread:
+//
+//	version kind proposer:uvarint incarnation:8 bytes reqno:uvarint
+//	kind request:  session:varint op:varint body
+//	kind liveness: count:uvarint session:varint...
+//
+// A request's body is one op record (path, data, version, mode) for
+// create, delete, setData and check; a count of op records for multi;
+// timeout and password for createSession; the expired flag for
+// closeSession; nothing for the rest. (proposer, incarnation, reqno) names
+// the request, so only the proposing run of the proposing replica answers
+// it, also after restarts (A5.2).
+
+const txnVersion = 1
+
+// Message kinds.
+const (
+	kindRequest  byte = 1
+	kindLiveness byte = 2
+)
+
+// Limits a decoder checks before it believes a length.
+const (
+	maxPathLen  = 64 << 10
+	maxMultiOps = 1 << 16
+	maxPassword = 64
+)
+
+// errBadTxn is why a delivered message was rejected.
+var errBadTxn = errors.New("aufgabe5: malformed replicated message")
+
+// txn is a decoded message. data, password and ops' data alias the
+// message: apply copies what it keeps.
+type txn struct {
+	kind        byte
+	proposer    uint64
+	incarnation uint64
+	reqno       uint64
+
+	session  int64
+	op       mwzookeeper.OpCode
+	rec      mwzookeeper.Op // create, delete, setData, check
+	ops      []mwzookeeper.Op
+	timeout  int32
+	password []byte
+	expired  bool
+
+	sessions []int64 // liveness
+}
+
+// header names the proposing request.
+type header struct {
+	proposer, incarnation, reqno uint64
+}
+
+func appendHeader(b []byte, kind byte, h header) []byte {
+	b = append(b, txnVersion, kind)
+	b = binary.AppendUvarint(b, h.proposer)
+	b = binary.LittleEndian.AppendUint64(b, h.incarnation)
+	return binary.AppendUvarint(b, h.reqno)
+}
+
+func appendBytes(b, s []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendOp(b []byte, o *mwzookeeper.Op) []byte {
+	b = binary.AppendVarint(b, int64(o.Op))
+	b = appendString(b, o.Path)
+	b = appendBytes(b, o.Data)
+	b = binary.AppendVarint(b, int64(o.Version))
+	return binary.AppendVarint(b, int64(o.Mode))
+}
+
+// appendRequest encodes a write request (A5.1). password and timeout are
+// createSession's, drawn and fixed by the proposing replica; expired is
+// closeSession's.
+func appendRequest(b []byte, h header, req *mwzookeeper.Request, password []byte, expired bool) []byte {
+	b = appendHeader(b, kindRequest, h)
+	b = binary.AppendVarint(b, req.Session)
+	b = binary.AppendVarint(b, int64(req.Op))
+	switch req.Op {
+	case mwzookeeper.OpCreate, mwzookeeper.OpCreate2, mwzookeeper.OpDelete, mwzookeeper.OpSetData, mwzookeeper.OpCheck:
+		b = appendOp(b, &mwzookeeper.Op{Op: req.Op, Path: req.Path, Data: req.Data, Version: req.Version, Mode: req.Mode})
+	case mwzookeeper.OpMulti:
+		b = binary.AppendUvarint(b, uint64(len(req.Ops)))
+		for i := range req.Ops {
+			b = appendOp(b, &req.Ops[i])
+		}
+	case mwzookeeper.OpCreateSession:
+		b = binary.AppendVarint(b, int64(req.Timeout))
+		b = appendBytes(b, password)
+	case mwzookeeper.OpCloseSession:
+		if expired {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	return b
+}
+
+// appendLiveness encodes the sessions active on a replica since its last
+// such message (A5.3).
+func appendLiveness(b []byte, h header, sessions []int64) []byte {
+	b = appendHeader(b, kindLiveness, h)
+	b = binary.AppendUvarint(b, uint64(len(sessions)))
+	for _, s := range sessions {
+		b = binary.AppendVarint(b, s)
+	}
+	return b
+}
+
+// decoder reads a message with bounds checks; the first problem sticks.
+type decoder struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (d *decoder) fail(format string, args ...any) {
+	if d.err == nil {
+		d.err = fmt.Errorf("%w: at byte %d: %s", errBadTxn, d.off, fmt.Sprintf(format, args...))
+	}
+}
+
+func (d *decoder) byte() byte {
+	if d.err != nil || d.off >= len(d.b) {
+		d.fail("truncated")
+		return 0
+	}
+	d.off++
+	return d.b[d.off-1]
+}
+
+func (d *decoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b[d.off:])
+	if n <= 0 {
+		d.fail("bad uvarint")
+		return 0
+	}
+	d.off += n
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.b[d.off:])
+	if n <= 0 {
+		d.fail("bad varint")
+		return 0
+	}
+	d.off += n
+	return v
+}
+
+func (d *decoder) int32() int32 {
+	v := d.varint()
+	if v != int64(int32(v)) {
+		d.fail("%d does not fit 32 bits", v)
+	}
+	return int32(v)
+}
+
+func (d *decoder) uint64() uint64 {
+	if d.err != nil || len(d.b)-d.off < 8 {
+		d.fail("truncated")
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(d.b[d.off:])
+	d.off += 8
+	return v
+}
+
+// bytes returns the next length-prefixed bytes (aliasing the message).
+func (d *decoder) bytes(limit int) []byte {
+	n := d.uvarint()
+	if d.err != nil {
+		return nil
+	}
+	if n > uint64(limit) || n > uint64(len(d.b)-d.off) {
+		d.fail("length %d over limit %d or past the end", n, limit)
+		return nil
+	}
+	s := d.b[d.off : d.off+int(n) : d.off+int(n)]
+	d.off += int(n)
+	return s
+}
+
+func (d *decoder) op() mwzookeeper.Op {
+	var o mwzookeeper.Op
+	o.Op = mwzookeeper.OpCode(d.int32())
+	o.Path = string(d.bytes(maxPathLen))
+	o.Data = d.bytes(mwzookeeper.MaxData)
+	o.Version = d.int32()
+	o.Mode = mwzookeeper.CreateMode(d.int32())
+	return o
+}
+
+// decodeTxn decodes msg into t, reusing t's slices. An error wraps
+// errBadTxn and says where.
+func decodeTxn(msg []byte, t *txn) error {
+	d := decoder{b: msg}
+	if v := d.byte(); d.err == nil && v != txnVersion {
+		d.fail("version %d, want %d", v, txnVersion)
+	}
+	*t = txn{ops: t.ops[:0], sessions: t.sessions[:0]}
+	t.kind = d.byte()
+	t.proposer = d.uvarint()
+	t.incarnation = d.uint64()
+	t.reqno = d.uvarint()
+	switch t.kind {
+	case kindRequest:
+		decodeRequest(&d, t)
+	case kindLiveness:
+		n := d.uvarint()
+		if n > uint64(len(msg)) { // each session takes a byte at least
+			d.fail("%d sessions in %d bytes", n, len(msg))
+		}
+		for i := uint64(0); i < n && d.err == nil; i++ {
+			t.sessions = append(t.sessions, d.varint())
+		}
+	default:
+		d.fail("unknown kind %d", t.kind)
+	}
+	if d.err == nil && d.off != len(msg) {
+		d.fail("%d bytes left over", len(msg)-d.off)
+	}
+	return d.err
+}
+
+func decodeRequest(d *decoder, t *txn) {
+	t.session = d.varint()
+	t.op = mwzookeeper.OpCode(d.int32())
+	switch t.op {
+	case mwzookeeper.OpCreate, mwzookeeper.OpCreate2, mwzookeeper.OpDelete, mwzookeeper.OpSetData, mwzookeeper.OpCheck:
+		t.rec = d.op()
+		if d.err == nil && t.rec.Op != t.op {
+			d.fail("op record %s inside %s", t.rec.Op, t.op)
+		}
+	case mwzookeeper.OpMulti:
+		n := d.uvarint()
+		if n > maxMultiOps || n > uint64(len(d.b)) {
+			d.fail("%d ops in a multi", n)
+		}
+		for i := uint64(0); i < n && d.err == nil; i++ {
+			t.ops = append(t.ops, d.op())
+		}
+	case mwzookeeper.OpCreateSession:
+		t.timeout = d.int32()
+		t.password = d.bytes(maxPassword)
+	case mwzookeeper.OpCloseSession:
+		switch d.byte() {
+		case 0:
+		case 1:
+			t.expired = true
+		default:
+			d.fail("expired flag not 0 or 1")
+		}
+	default:
+		d.fail("op %s is not a replicated write", t.op)
+	}
+}

@@ -1,0 +1,25 @@
+// Command mwzk-handout builds the student's handout of Aufgabe 5 and proves
+// it works, the way a student will meet it.
+//
+//	mwzk-handout [--out handout/aufgabe5.tar.gz] [--rev REV] [--check=true]
+//	             [--test-pkgs "./assignments/... ./mwzookeeper"]
+//
+// It packs every file git tracks (the working tree's content, or a commit's
+// with --rev) under the folder aufgabe5/ of a gzipped tar, leaving out what
+// only instructors get: solutions/ (the reference and its known-bad
+// variants), handout/ itself, this command and its make file, and any Go
+// file that imports zablab/solutions (such a file must be one a package can
+// do without, e.g. cmd/mwzk-server's impls_solution.go). The archive is
+// reproducible: sorted entries, one fixed time, no owner.
+//
+// With --check (the default) it then unpacks the archive into a temporary
+// folder, as a student would, and runs there: go build ./..., go vet ./...,
+// make test on --test-pkgs, and make grade, which must report 0 points for
+// the untouched stubs. Every step prints one progress line; any failure
+// stops with the step's output and a non-zero exit.
+//
+// The same command keeps the student's tree honest: --parity compares
+// assignments/aufgabe5 with solutions/aufgabe5 (same files, same top-level
+// declarations and signatures) and prints any drift; its test does the same
+// in make test.
+package main

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+func main() {
+	if err := run1(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "mwzk-handout:", err)
+		os.Exit(1)
+	}
+}
+
+// options are the command's flags.
+type options struct {
+	out      string
+	rev      string
+	check    bool
+	keep     bool
+	testPkgs string
+	parity   bool
+	stubs    bool
+}
+
+func run1(args []string, log io.Writer) error {
+	var o options
+	fs := pflag.NewFlagSet("mwzk-handout", pflag.ContinueOnError)
+	fs.StringVar(&o.out, "out", "handout/aufgabe5.tar.gz", "archive to write")
+	fs.StringVar(&o.rev, "rev", "", "pack this commit instead of the working tree's tracked files")
+	fs.BoolVar(&o.check, "check", true, "unpack the archive into a temporary folder and build, vet, test and grade it there")
+	fs.BoolVar(&o.keep, "keep", false, "keep the temporary folder of the check")
+	fs.StringVar(&o.testPkgs, "test-pkgs", "./assignments/... ./mwzookeeper/...", "packages the check's make test runs (PKGS)")
+	fs.BoolVar(&o.parity, "parity", false, "only compare assignments/aufgabe5 with solutions/aufgabe5 and print any drift")
+	fs.BoolVar(&o.stubs, "stubs", false, "only regenerate assignments/aufgabe5 from solutions/aufgabe5 (at --rev, if given) and the stub spec")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	if o.parity {
+		return printParity(root, log)
+	}
+	if o.stubs {
+		if err := writeStubs(root, o.rev); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "handout: wrote %s from %s\n", stubDir, refDir)
+		return printParity(root, log)
+	}
+	if err := build(root, o, log); err != nil {
+		return err
+	}
+	if !o.check {
+		return nil
+	}
+	if err := check(o.out, o.testPkgs, o.keep, log); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "handout: %s is ready\n", o.out)
+	return nil
+}
+
+// build writes the archive and prints what it holds and what it left out.
+func build(root string, o options, log io.Writer) error {
+	files, err := trackedFiles(root, o.rev)
+	if err != nil {
+		return err
+	}
+	kept, left, err := selectFiles(files)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "handout: %d tracked files, %d for students, %d left out\n", len(files), len(kept), len(left))
+	for _, why := range summarize(left) {
+		fmt.Fprintf(log, "handout:   left out %s\n", why)
+	}
+	mtime, err := commitTime(root, o.rev)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := writeTar(&buf, kept, mtime); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(o.out, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "handout: wrote %s (%d KiB)\n", o.out, buf.Len()>>10)
+	return nil
+}
+
+// summarize groups the files left out by reason: one line per folder rule
+// with a count, and one line per Go file dropped for its imports.
+func summarize(left []dropped) []string {
+	var lines []string
+	count := map[string]int{}
+	for _, d := range left {
+		if strings.HasPrefix(d.why, "instructor only") {
+			if count[d.why] == 0 {
+				lines = append(lines, d.why)
+			}
+			count[d.why]++
+			continue
+		}
+		lines = append(lines, d.path+": "+d.why)
+	}
+	for i, l := range lines {
+		if n := count[l]; n > 0 {
+			lines[i] = fmt.Sprintf("%s: %d files", l, n)
+		}
+	}
+	return lines
+}
+
+// commitTime is the time of rev (or HEAD): the archive's entries carry it,
+// so packing the same commit twice gives the same bytes.
+func commitTime(root, rev string) (time.Time, error) {
+	if rev == "" {
+		rev = "HEAD"
+	}
+	out, err := git(root, "log", "-1", "--format=%ct", rev)
+	if err != nil {
+		return time.Time{}, err
+	}
+	sec, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%w: commit time of %s: %q", errGit, rev, out)
+	}
+	return time.Unix(sec, 0).UTC(), nil
+}
+
+// repoRoot is the top of the git work tree we run in.
+func repoRoot() (string, error) {
+	out, err := git(".", "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
