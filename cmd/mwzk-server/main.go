@@ -1,0 +1,107 @@
+// Command mwzk-server runs one MWZooKeeper peer: a Service (the reference
+// solution or the student's) behind ZooKeeper's client protocol, configured
+// by the peer's properties file.
+//
+//	mwzk-server --config peer1.properties [--impl solution|assignment]
+//
+// The file holds Zab's keys (myid, peer<i>, dataLogDir, tickTime, ...), the
+// logging keys (log.level, log.file, log.format) and the server's:
+// clientPort (required), clientPortAddress (default 127.0.0.1),
+// maxClientCnxns (per client IP, default 60, 0 = unlimited),
+// minSessionTimeout and maxSessionTimeout (ms, default 2 and 20 ticks).
+// SIGTERM or SIGINT stops the peer cleanly (sessions are left to expire
+// or to move to another peer) and it exits 0. A bad configuration is one
+// error line naming the file, the line and the key, and exit code 2.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/pflag"
+
+	"zablab/logging"
+	"zablab/properties"
+	"zablab/server"
+	"zablab/zab"
+)
+
+// Exit codes.
+const (
+	exitOK     = 0
+	exitFailed = 1 // the peer failed while running
+	exitUsage  = 2 // bad flags or configuration
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stderr))
+}
+
+func run(args []string, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("mwzk-server", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	config := fs.String("config", "", "the peer's properties file (required)")
+	impl := fs.String("impl", "solution", "the Service to run: "+strings.Join(implNames(), "|"))
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	factory, ok := impls[*impl]
+	if *config == "" || !ok || fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "usage: mwzk-server --config peerN.properties [--impl %s]\n", strings.Join(implNames(), "|"))
+		return exitUsage
+	}
+	p, err := properties.LoadFile(*config)
+	if err != nil {
+		fmt.Fprintln(stderr, "mwzk-server:", err)
+		return exitUsage
+	}
+	log, closer, err := logging.New(p)
+	if err != nil {
+		fmt.Fprintln(stderr, "mwzk-server:", err)
+		return exitUsage
+	}
+	defer closer.Close()
+	for _, w := range zab.UnknownKeys(p, server.KeyClientPortAddress) {
+		log.Warn(w)
+	}
+	srv, err := server.New(p, factory, server.Options{Logger: log})
+	if err != nil {
+		fmt.Fprintln(stderr, "mwzk-server:", err)
+		return exitUsage
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	if err := srv.Start(); err != nil {
+		fmt.Fprintln(stderr, "mwzk-server:", err)
+		var pe *properties.Error
+		if errors.As(err, &pe) {
+			return exitUsage
+		}
+		return exitFailed
+	}
+	id, _ := p.Get("myid")
+	log.WithField("peer", strings.TrimSpace(id)).WithField("impl", *impl).
+		Infof("mwzk-server listening for clients on %s", srv.Addr())
+	sig := <-sigs
+	log.WithField("signal", sig.String()).Info("stopping")
+	if err := srv.Stop(); err != nil {
+		log.WithError(err).Error("stop failed")
+		return exitFailed
+	}
+	return exitOK
+}
+
+func implNames() []string {
+	var names []string
+	for n := range impls {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
