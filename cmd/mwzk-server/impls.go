@@ -1,12 +1,13 @@
 package main
 
 import (
+	assignment "zablab/assignments/aufgabe5"
 	"zablab/mwzookeeper"
-	"zablab/solutions/aufgabe5"
 )
 
-// impls are the Services --impl can pick, by name. The student's stubs
-// (zablab/assignments/aufgabe5) join as "assignment".
+// impls are the Services --impl can pick, by name: the student's
+// (assignments/aufgabe5) and, where the reference is present,
+// "solution" (impls_solution.go, which the student's handout leaves out).
 var impls = map[string]mwzookeeper.Factory{
-	"solution": aufgabe5.New,
+	"assignment": assignment.New,
 }
