@@ -34,11 +34,11 @@ func startEnsemble(t testing.TB, n int) *ensemble {
 	e := &ensemble{}
 	for i := 1; i <= n; i++ {
 		var b strings.Builder
-		fmt.Fprintf(&b, "myid=%d\ndataLogDir=log%d\ntickTime=50\ninitLimit=10\nsyncLimit=5\n", i, i)
+		fmt.Fprintf(&b, "myid=%d\ndataLogDir=log%d\ntickTime=100\ninitLimit=20\nsyncLimit=10\n", i, i)
 		for j, port := range zp {
 			fmt.Fprintf(&b, "peer%d=127.0.0.1:%d\n", j+1, port)
 		}
-		fmt.Fprintf(&b, "minSessionTimeout=300\nmaxSessionTimeout=5000\nlog.level=%s\n", zabLogLevel())
+		fmt.Fprintf(&b, "minSessionTimeout=600\nmaxSessionTimeout=10000\nlog.level=%s\n", zabLogLevel())
 		file := filepath.Join(dir, fmt.Sprintf("peer%d.properties", i))
 		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
@@ -134,8 +134,13 @@ func TestEnsembleOperations(t *testing.T) {
 	c := zkClient(t, 3*time.Second, e.addrs[2])
 	_, err = c.Create("/app/eph", nil, zk.FlagEphemeral, acl)
 	must(err, "ephemeral create")
-	_, _, ech, err := a.ExistsW("/app/eph")
+	_, err = a.Sync("/app") // a's server may not have applied the create yet
+	must(err, "sync")
+	ok, _, ech, err := a.ExistsW("/app/eph")
 	must(err, "existsw")
+	if !ok {
+		t.Fatal("the ephemeral is not there after sync")
+	}
 	c.Close()
 	expectEvent(t, ech, zk.EventNodeDeleted, "/app/eph")
 	// Multi: success and failure.

@@ -83,6 +83,13 @@ func (s *slot) complete(resp *mwzookeeper.Response) {
 		return // after close nothing is written; a second reply is the Service's bug
 	}
 	s.done = true
+	if errors.Is(resp.Err, mwzookeeper.ErrConnectionLoss) {
+		// ZooKeeper never sends this code: a client learns it from the
+		// socket, and then reconnects and retries.
+		c.mu.Unlock()
+		c.close("request failed with connection loss (the replica lost its leader or is stopping)")
+		return
+	}
 	if resp.Zxid > c.zxid {
 		c.zxid = resp.Zxid
 	}
