@@ -1,0 +1,157 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestStopOnSignal: every line of every peer arrives whole with its
+// peer's prefix, the banner names the client ports, the forwarded signal
+// stops all peers, and a clean stop exits 0.
+func TestStopOnSignal(t *testing.T) {
+	h := launch(t, 3, nil, nil)
+	h.waitFor(upLines(3)...)
+	h.waitFor("[peer1] fake peer1 on stderr", "[peer3] fake peer3 on stderr")
+	h.sigs <- os.Interrupt
+	if code := h.exitCode(); code != 0 {
+		t.Fatalf("exit code %d after a clean stop, want 0; output:\n%s", code, h.out.String())
+	}
+	out := h.out.String()
+	for _, want := range []string{
+		"[peer2] fake peer2 stopping on interrupt",
+		"[peer2] bye without newline",
+		"mwzk-run: all peers stopped",
+	} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("output lacks line %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out, "mwzk-run:   make cli ") {
+		t.Errorf("banner lacks make cli:\n%s", out)
+	}
+	if !regexp.MustCompile(`mwzk-cli -server 127\.0\.0\.1:\d+,127\.0\.0\.1:\d+,127\.0\.0\.1:\d+\n`).MatchString(out) {
+		t.Errorf("banner lacks the three client addresses:\n%s", out)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if !regexp.MustCompile(`^(\[peer[1-3]\] |mwzk-run: )`).MatchString(line) {
+			t.Errorf("line without a prefix: %q", line)
+		}
+		if m := regexp.MustCompile(`^\[(peer\d)\] fake (peer\d) `).FindStringSubmatch(line); m != nil && m[1] != m[2] {
+			t.Errorf("line of %s prefixed as %s: %q", m[2], m[1], line)
+		}
+	}
+}
+
+// TestUnexpectedExit: a peer that dies on its own is reported with its
+// status and how to restart it; the others keep running until stopped,
+// and the launcher then exits 1.
+func TestUnexpectedExit(t *testing.T) {
+	h := launch(t, 3, map[int]string{2: "fake.exit=3"}, nil)
+	h.waitFor(upLines(3)...)
+	h.waitMatch(`mwzk-run: peer2 \(pid \d+\) exited unexpectedly: exit status 3; restart it with: .* --config .*peer2\.properties --impl solution`)
+	select {
+	case code := <-h.code:
+		t.Fatalf("launcher returned %d while peer1 and peer3 should keep running:\n%s", code, h.out.String())
+	default:
+	}
+	if strings.Contains(h.out.String(), "stopping on") {
+		t.Fatalf("a peer was stopped after peer2 died without --stop-on-failure:\n%s", h.out.String())
+	}
+	h.sigs <- syscall.SIGTERM
+	if code := h.exitCode(); code != 1 {
+		t.Fatalf("exit code %d after a peer died, want 1; output:\n%s", code, h.out.String())
+	}
+	h.waitFor("[peer1] fake peer1 stopping on terminated", "[peer3] fake peer3 stopping on terminated")
+}
+
+// TestStopOnFailure: with --stop-on-failure one peer's death stops the
+// others without any signal from outside.
+func TestStopOnFailure(t *testing.T) {
+	h := launch(t, 3, map[int]string{3: "fake.exit=1"}, func(l *launcher) { l.stopOnFailure = true })
+	if code := h.exitCode(); code != 1 {
+		t.Fatalf("exit code %d, want 1; output:\n%s", code, h.out.String())
+	}
+	// A peer may get the SIGTERM before it handles signals and die of it:
+	// that is a clean stop too.
+	h.waitMatch(`mwzk-run: --stop-on-failure: stopping peer1, peer2`,
+		`mwzk-run: peer1 \(pid \d+\) stopped: (exit status 0|signal: terminated)`,
+		`mwzk-run: peer2 \(pid \d+\) stopped: (exit status 0|signal: terminated)`)
+}
+
+// TestKillAfterTimeout: a peer that ignores the stop is killed after
+// stopTimeout, and that stop does not count as clean.
+func TestKillAfterTimeout(t *testing.T) {
+	h := launch(t, 2, map[int]string{1: "fake.ignoreStop=true"}, func(l *launcher) { l.stopTimeout = 100 * time.Millisecond })
+	h.waitFor(upLines(2)...)
+	h.sigs <- os.Interrupt
+	if code := h.exitCode(); code != 1 {
+		t.Fatalf("exit code %d, want 1; output:\n%s", code, h.out.String())
+	}
+	h.waitFor("[peer1] fake peer1 ignoring interrupt", "[peer2] fake peer2 stopping on interrupt")
+	h.waitMatch(`mwzk-run: peer1 \(pid \d+\) did not stop cleanly: signal: killed`)
+}
+
+// TestSecondSignalKills: a second Ctrl-C kills what is left at once.
+func TestSecondSignalKills(t *testing.T) {
+	h := launch(t, 2, map[int]string{2: "fake.ignoreStop=true"}, nil)
+	h.waitFor(upLines(2)...)
+	h.sigs <- os.Interrupt
+	h.waitFor("[peer2] fake peer2 ignoring interrupt")
+	h.waitMatch(`mwzk-run: peer1 \(pid \d+\) stopped: exit status 0`)
+	h.sigs <- os.Interrupt
+	if code := h.exitCode(); code != 1 {
+		t.Fatalf("exit code %d, want 1; output:\n%s", code, h.out.String())
+	}
+	h.waitFor("mwzk-run: interrupt again: killing peer2")
+}
+
+// TestStartFailure: a server binary that cannot start is reported with
+// the peer and its file.
+func TestStartFailure(t *testing.T) {
+	h := launch(t, 2, nil, func(l *launcher) { l.bin = filepath.Join(t.TempDir(), "no-such-server") })
+	if code := h.exitCode(); code != 1 {
+		t.Fatalf("exit code %d, want 1; output:\n%s", code, h.out.String())
+	}
+	if !regexp.MustCompile(`mwzk-run: peer1 \(.*peer1\.properties\): starting .*no-such-server: .*no such file`).MatchString(h.out.String()) {
+		t.Fatalf("unclear start failure:\n%s", h.out.String())
+	}
+}
+
+// TestFindPeers: peer files are ordered by number (peer10 after peer2),
+// other files are ignored, and an empty or missing folder is an error
+// naming it.
+func TestFindPeers(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"peer10.properties", "peer2.properties", "peer1.properties", "peer-old.properties", "README.md"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("clientPort=12345\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	peers, err := findPeers(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range peers {
+		got = append(got, p.name)
+		if p.clientPort != 12345 {
+			t.Errorf("%s: clientPort %d, want 12345", p.name, p.clientPort)
+		}
+	}
+	if strings.Join(got, " ") != "peer1 peer2 peer10" {
+		t.Errorf("peers %q, want peer1 peer2 peer10", got)
+	}
+	if _, err := findPeers(t.TempDir()); !errors.Is(err, ErrNoPeers) {
+		t.Errorf("empty folder: %v, want ErrNoPeers", err)
+	}
+	missing := filepath.Join(dir, "missing")
+	if _, err := findPeers(missing); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("missing folder: %v, want an error naming %s", err, missing)
+	}
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+func main() {
+	dir := pflag.String("ensemble", "testdata/ensemble3", "folder of peer<N>.properties files, one per peer")
+	bin := pflag.String("bin", "bin/mwzk-server", "the server binary to run once per peer")
+	impl := pflag.String("impl", "solution", "passed on as --impl: solution (reference) or assignment (your stubs); empty: not passed")
+	stopOnFailure := pflag.Bool("stop-on-failure", false, "stop all peers when one exits unexpectedly")
+	stopTimeout := pflag.Duration("stop-timeout", 10*time.Second, "after Ctrl-C, how long peers may take before they are killed")
+	color := pflag.Bool("color", isTerminal(os.Stdout), "color the [peerN] prefixes (default: when standard output is a terminal)")
+	pflag.Parse()
+	if pflag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "mwzk-run: unexpected arguments %q\n", pflag.Args())
+		os.Exit(2)
+	}
+	peers, err := findPeers(*dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mwzk-run:", err)
+		os.Exit(1)
+	}
+	if _, err := os.Stat(*bin); err != nil {
+		fmt.Fprintf(os.Stderr, "mwzk-run: server binary %s: %v (build it with: go build -o bin/ ./cmd/mwzk-server; make run does)\n", *bin, err)
+		os.Exit(1)
+	}
+	var extra []string
+	if *impl != "" {
+		extra = []string{"--impl", *impl}
+	}
+	l := &launcher{
+		con:           &console{w: os.Stdout, color: *color},
+		bin:           *bin,
+		extra:         extra,
+		peers:         peers,
+		stopOnFailure: *stopOnFailure,
+		stopTimeout:   *stopTimeout,
+	}
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	os.Exit(l.run(sigs))
+}
+
+// isTerminal: f is a character device, as a terminal is (and a pipe or a
+// file is not).
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
