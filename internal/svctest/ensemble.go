@@ -68,8 +68,7 @@ func Start(t testing.TB, f mwzookeeper.Factory, n int, o Options) *Ensemble {
 		if i <= len(o.Skews) {
 			skew = o.Skews[i-1]
 		}
-		e.hosts[i] = NewHost("replica"+strconv.Itoa(i), skew)
-		e.hosts[i].log = newLogger(o.LogLevel).WithField("host", "replica"+strconv.Itoa(i))
+		e.hosts[i] = NewHostWithLog("replica"+strconv.Itoa(i), skew, o.LogLevel)
 		if err := e.startReplica(i); err != nil {
 			t.Fatalf("svctest: %v", err)
 		}
@@ -192,6 +191,24 @@ func (e *Ensemble) Leader() int {
 		}
 	}
 	return 0
+}
+
+// WaitNewLeader waits until a running replica other than old leads and
+// every running replica serves, and returns the new leader. It needs a
+// Service that is a mwzookeeper.Reporter.
+func (e *Ensemble) WaitNewLeader(t testing.TB, old int) int {
+	t.Helper()
+	var l int
+	wait.For(t, fmt.Sprintf("a leader other than replica %d", old), e.opts.LeaderTimeout, func() bool {
+		l = e.Leader()
+		return l != 0 && l != old
+	})
+	for i := 1; i <= e.n; i++ {
+		if e.Service(i) != nil {
+			e.WaitServing(t, i)
+		}
+	}
+	return l
 }
 
 // DoAsync submits req to replica i; the channel yields the reply. A

@@ -32,9 +32,15 @@ var _ mwzookeeper.Host = (*Host)(nil)
 // NewHost returns a Host named name (it appears in its log lines) whose
 // clock runs skew ahead of the real one.
 func NewHost(name string, skew time.Duration) *Host {
+	return NewHostWithLog(name, skew, "")
+}
+
+// NewHostWithLog is NewHost with the log level given (log4j names: OFF,
+// ERROR, WARN, ...; "" reads env ZABLAB_LOG, else WARN).
+func NewHostWithLog(name string, skew time.Duration, level string) *Host {
 	return &Host{
 		name:   name,
-		log:    newLogger(logLevel("")).WithField("host", name),
+		log:    newLogger(logLevel(level)).WithField("host", name),
 		skew:   skew,
 		events: map[int64][]mwzookeeper.WatchEvent{},
 		closed: map[int64]bool{},

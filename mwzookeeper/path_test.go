@@ -1,0 +1,85 @@
+package mwzookeeper
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestValidatePathFollowsZooKeeper is a table of ZooKeeper's PathUtils
+// rules: each path, plain and sequential, accepted or not.
+func TestValidatePathFollowsZooKeeper(t *testing.T) {
+	cases := []struct {
+		path       string
+		ok, seqOK  bool
+		reasonPart string
+	}{
+		{"/", true, true, ""},
+		{"/a", true, true, ""},
+		{"/a/b-c_d.e", true, true, ""},
+		{"/.a", true, true, ""},
+		{"/a..b", true, true, ""},
+		{"/...", true, true, ""},
+		{"/zookeeper/quota", true, true, ""},
+		{"/ä/日本", true, true, ""},
+		{"", false, false, "empty"},
+		{"a", false, false, "start with '/'"},
+		{"a/b", false, false, "start with '/'"},
+		{"/a/", false, true, "end with '/'"},
+		{"//", false, false, `path "//"`}, // plain: ends with /; sequential: empty segment
+		{"/a//b", false, false, "empty segment"},
+		{"/.", false, true, "relative"}, // sequential: "/.0000000001" is a name
+		{"/..", false, true, "relative"},
+		{"/a/./b", false, false, "relative"},
+		{"/a/../b", false, false, "relative"},
+		{"/a/.", false, true, "relative"},
+		{"/a\x00b", false, false, "U+0000"},
+		{"/a\x01", false, false, "U+0001"},
+		{"/a\x1f", false, false, "U+001F"},
+		{"/a\x7f", false, false, "U+007F"},
+		{"/a\u0085", false, false, "U+0085"},
+		{"/a\u009f", false, false, "U+009F"},
+		{"/a\ue000", false, false, "U+E000"},
+		{"/a\uf8ff", false, false, "U+F8FF"},
+		{"/a\ufff0", false, false, "U+FFF0"},
+		{"/a\uffff", false, false, "U+FFFF"},
+		{"/a\uf900", true, true, ""},
+		{"/a\xff", false, false, "UTF-8"},
+	}
+	for _, c := range cases {
+		for _, seq := range []bool{false, true} {
+			want := c.ok
+			if seq {
+				want = c.seqOK
+			}
+			err := ValidatePath(c.path, seq)
+			if (err == nil) != want {
+				t.Errorf("ValidatePath(%q, sequential=%v) = %v, want ok=%v", c.path, seq, err, want)
+				continue
+			}
+			if err == nil {
+				continue
+			}
+			if !errors.Is(err, ErrBadArguments) || !strings.Contains(err.Error(), c.reasonPart) {
+				t.Errorf("ValidatePath(%q): %v: want ErrBadArguments saying %q", c.path, err, c.reasonPart)
+			}
+		}
+	}
+}
+
+func TestSequentialName(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		cv   int32
+		want string
+	}{
+		{"/q/n-", 0, "/q/n-0000000000"},
+		{"/q/", 42, "/q/0000000042"},
+		{"/q/n", 2147483647, "/q/n2147483647"},
+		{"/q/n", -2147483648, "/q/n-2147483648"},
+	} {
+		if got := SequentialName(c.path, c.cv); got != c.want {
+			t.Errorf("SequentialName(%q, %d) = %q, want %q", c.path, c.cv, got, c.want)
+		}
+	}
+}

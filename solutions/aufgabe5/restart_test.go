@@ -1,0 +1,42 @@
+package aufgabe5
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"zablab/internal/svctest"
+	"zablab/mwzookeeper"
+)
+
+// TestRestartedReplicaComesBackThroughSetState: a replica stopped while
+// more than snapCount writes happen comes back from a snapshot (its own
+// and the leader's) and ends with the same state.
+func TestRestartedReplicaComesBackThroughSetState(t *testing.T) {
+	const snapCount = 50
+	e := start(t, 3, svctest.Options{SnapCount: snapCount})
+	f := follower(t, e)
+	l := e.Leader()
+	s := e.Session(t, l, time.Minute)
+	mustOK(t, "create", create(e, t, l, s, "/r", "", mwzookeeper.Persistent))
+	if err := e.Stop(f); err != nil {
+		t.Fatal(err)
+	}
+	var last <-chan *resp
+	for k := 0; k < 4*snapCount; k++ {
+		last = e.DoAsync(l, &req{Op: mwzookeeper.OpCreate, Session: s, Path: fmt.Sprintf("/r/%d", k), Data: []byte("x")})
+	}
+	mustOK(t, "last write", <-last)
+	if err := e.Restart(f); err != nil {
+		t.Fatal(err)
+	}
+	e.WaitServing(t, f)
+	waitSame(t, e)
+	if n := e.Service(f).(*Service).restores.Load(); n == 0 {
+		t.Fatalf("replica %d caught up without SetState", f)
+	}
+	r := mustOK(t, "read on the restarted replica", e.Do(t, f, &req{Op: mwzookeeper.OpGetChildren, Session: s, Path: "/r"}))
+	if len(r.Children) != 4*snapCount {
+		t.Fatalf("restarted replica has %d children of /r, want %d", len(r.Children), 4*snapCount)
+	}
+}
