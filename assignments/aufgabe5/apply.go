@@ -37,10 +37,11 @@ const (
 
 func (c *applyCtx) reset(cookie zab.TxnCookie, session int64) {
 	// TODO(A5.1): start the context of a new delivery: its zxid
-	// (cookie.Zxid), its session, no undo records, no events.
-	// TODO(A5.4): its time c.ts: the leader's timestamp of the cookie
-	// (cookie.Timestamp, ns) in ms. Never the local clock: the replicas'
-	// clocks differ, the cookie is the same everywhere.
+	// (cookie.Zxid), its session, no undo records, no events, and its time
+	// c.ts in ms, which create and setData give to ctime and mtime.
+	// TODO(A5.4): that time is the leader's timestamp of the cookie
+	// (cookie.Timestamp, ns), never the local clock: the replicas' clocks
+	// differ, the cookie is the same everywhere.
 }
 
 func (c *applyCtx) event(typ mwzookeeper.EventType, path string) {
@@ -84,14 +85,13 @@ func (s *Service) applyOp(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.M
 func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MWStat, error) {
 	// TODO(A5.1): ZooKeeper's checks, in its order: the mode (Container
 	// and TTL modes: ErrUnimplemented), the path (mwzookeeper.ValidatePath),
-	// the data size (mwzookeeper.MaxData), the parent (ErrNoNode), the name
-	// (ErrNodeExists). Then link the new node (s.tree.link) with its
-	// stat (czxid = mzxid = pzxid = the write's zxid) and update the
-	// parent's cversion and pzxid. Return the path created and the stat.
-	// TODO(A5.3): an ephemeral node needs a session and is owned by it
-	// (EphemeralOwner); an ephemeral parent takes no children
-	// (ErrNoChildrenForEphemerals).
-	// TODO(A5.4): ctime and mtime are the write's time, c.ts.
+	// the data size (mwzookeeper.MaxData), an ephemeral node's session, the
+	// parent (ErrNoNode), the name (ErrNodeExists), an ephemeral parent
+	// (ErrNoChildrenForEphemerals). Then link the new node (s.tree.link)
+	// with its stat: czxid = mzxid = pzxid = the write's zxid, ctime =
+	// mtime = the write's time c.ts, an ephemeral node's owner is its
+	// session (EphemeralOwner); and update the parent's cversion and pzxid.
+	// Return the path created and the stat.
 	// TODO(A5.5): a sequential node's name ends in the parent's cversion
 	// (mwzookeeper.SequentialName).
 	// TODO(A5.6): record the events NodeCreated (path) and
@@ -129,9 +129,8 @@ func (s *Service) deleteNode(c *applyCtx, path string) {
 // setData replaces a node's data: version++, mzxid and mtime (A5.1, A5.4).
 func (s *Service) setData(c *applyCtx, o *mwzookeeper.Op) (mwzookeeper.MWStat, error) {
 	// TODO(A5.1): the node with the version asked for (existing), the data
-	// size; replace the data (s.tree.setData), version + 1, mzxid; return
-	// the new stat.
-	// TODO(A5.4): mtime is the write's time, c.ts.
+	// size; replace the data (s.tree.setData), version + 1, mzxid = the
+	// write's zxid, mtime = its time c.ts; return the new stat.
 	// TODO(A5.6): record NodeDataChanged.
 	// TODO(A5.7): record the change for undo.
 	return mwzookeeper.MWStat{}, fmt.Errorf("%w: setData %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Path)

@@ -16,7 +16,8 @@
 //	A5.2  the same files plus state.go: three replicas (MultiZab), sync,
 //	      per-session order, snapshots, requests failed on LOOKING,
 //	      reconnects
-//	A5.3  sessions.go, apply.go: ephemeral nodes, liveness, expiry
+//	A5.3  sessions.go, callback.go, service.go, apply.go: ephemeral nodes
+//	      gone with their session; liveness and expiry
 //	A5.4  zabpeer.go, apply.go: times from the leader's timestamp
 //	A5.5  apply.go: sequential nodes (optional)
 //	A5.6  apply.go, reads.go, sessions.go: watches (optional)

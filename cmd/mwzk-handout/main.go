@@ -120,7 +120,7 @@ func summarize(left []dropped) []string {
 	}
 	for i, l := range lines {
 		if n := count[l]; n > 0 {
-			lines[i] = fmt.Sprintf("%s: %d files", l, n)
+			lines[i] = fmt.Sprintf("%s: %d file(s)", l, n)
 		}
 	}
 	return lines

@@ -56,7 +56,8 @@ var stubFiles = map[string]string{
 //	A5.2  the same files plus state.go: three replicas (MultiZab), sync,
 //	      per-session order, snapshots, requests failed on LOOKING,
 //	      reconnects
-//	A5.3  sessions.go, apply.go: ephemeral nodes, liveness, expiry
+//	A5.3  sessions.go, callback.go, service.go, apply.go: ephemeral nodes
+//	      gone with their session; liveness and expiry
 //	A5.4  zabpeer.go, apply.go: times from the leader's timestamp
 //	A5.5  apply.go: sequential nodes (optional)
 //	A5.6  apply.go, reads.go, sessions.go: watches (optional)
@@ -162,10 +163,11 @@ var stubBodies = map[string]string{
 	// apply.go
 	"applyCtx.reset": `
 	// TODO(A5.1): start the context of a new delivery: its zxid
-	// (cookie.Zxid), its session, no undo records, no events.
-	// TODO(A5.4): its time c.ts: the leader's timestamp of the cookie
-	// (cookie.Timestamp, ns) in ms. Never the local clock: the replicas'
-	// clocks differ, the cookie is the same everywhere.`,
+	// (cookie.Zxid), its session, no undo records, no events, and its time
+	// c.ts in ms, which create and setData give to ctime and mtime.
+	// TODO(A5.4): that time is the leader's timestamp of the cookie
+	// (cookie.Timestamp, ns), never the local clock: the replicas' clocks
+	// differ, the cookie is the same everywhere.`,
 	"Service.applyRequest": `
 	// TODO(A5.1): apply one delivered write request, on every replica, and
 	// return its outcome (only the proposing replica sends it). Start the
@@ -188,14 +190,13 @@ var stubBodies = map[string]string{
 	"Service.create": `
 	// TODO(A5.1): ZooKeeper's checks, in its order: the mode (Container
 	// and TTL modes: ErrUnimplemented), the path (mwzookeeper.ValidatePath),
-	// the data size (mwzookeeper.MaxData), the parent (ErrNoNode), the name
-	// (ErrNodeExists). Then link the new node (s.tree.link) with its
-	// stat (czxid = mzxid = pzxid = the write's zxid) and update the
-	// parent's cversion and pzxid. Return the path created and the stat.
-	// TODO(A5.3): an ephemeral node needs a session and is owned by it
-	// (EphemeralOwner); an ephemeral parent takes no children
-	// (ErrNoChildrenForEphemerals).
-	// TODO(A5.4): ctime and mtime are the write's time, c.ts.
+	// the data size (mwzookeeper.MaxData), an ephemeral node's session, the
+	// parent (ErrNoNode), the name (ErrNodeExists), an ephemeral parent
+	// (ErrNoChildrenForEphemerals). Then link the new node (s.tree.link)
+	// with its stat: czxid = mzxid = pzxid = the write's zxid, ctime =
+	// mtime = the write's time c.ts, an ephemeral node's owner is its
+	// session (EphemeralOwner); and update the parent's cversion and pzxid.
+	// Return the path created and the stat.
 	// TODO(A5.5): a sequential node's name ends in the parent's cversion
 	// (mwzookeeper.SequentialName).
 	// TODO(A5.6): record the events NodeCreated (path) and
@@ -219,9 +220,8 @@ var stubBodies = map[string]string{
 	// TODO(A5.7): record the change for undo.`,
 	"Service.setData": `
 	// TODO(A5.1): the node with the version asked for (existing), the data
-	// size; replace the data (s.tree.setData), version + 1, mzxid; return
-	// the new stat.
-	// TODO(A5.4): mtime is the write's time, c.ts.
+	// size; replace the data (s.tree.setData), version + 1, mzxid = the
+	// write's zxid, mtime = its time c.ts; return the new stat.
 	// TODO(A5.6): record NodeDataChanged.
 	// TODO(A5.7): record the change for undo.
 	return mwzookeeper.MWStat{}, fmt.Errorf("%w: setData %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Path)`,
