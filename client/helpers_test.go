@@ -28,7 +28,6 @@ func connect(t *testing.T) *client.MWZooKeeper {
 func root(t *testing.T, z *client.MWZooKeeper) string {
 	t.Helper()
 	r := zktest.Root(t)
-	removeAll(t, z, r) // left over from an earlier -count run
 	if _, err := z.Create(r, nil, false); err != nil {
 		t.Fatalf("create %s: %v", r, err)
 	}

@@ -83,9 +83,27 @@ func Main(m *testing.M) {
 	os.Exit(code)
 }
 
-// Root names a node for t's own nodes ("/TestLock_contention"); the test
-// creates it.
+var roots struct {
+	sync.Mutex
+	byTest map[testing.TB]string
+	runs   map[string]int
+}
+
+// Root names a node for t's own nodes ("/TestLock_contention-1"); the
+// test creates it. The same t gets the same name; a rerun of the test
+// (-count) gets a fresh one, since the shared server keeps the old nodes.
 func Root(t testing.TB) string {
-	r := strings.NewReplacer("/", "_", " ", "_", "#", "_")
-	return "/" + r.Replace(t.Name())
+	roots.Lock()
+	defer roots.Unlock()
+	if r, ok := roots.byTest[t]; ok {
+		return r
+	}
+	if roots.byTest == nil {
+		roots.byTest, roots.runs = map[testing.TB]string{}, map[string]int{}
+	}
+	name := strings.NewReplacer("/", "_", " ", "_", "#", "_").Replace(t.Name())
+	roots.runs[name]++
+	r := fmt.Sprintf("/%s-%d", name, roots.runs[name])
+	roots.byTest[t] = r
+	return r
 }
