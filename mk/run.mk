@@ -1,4 +1,27 @@
-.PHONY: run
+# Running an ensemble and talking to it (make run, make cli).
+.PHONY: run run1 run5 cli run-bins
 
-run: ## the main job: 1,000 simulated Zab ensembles under faults, with a verdict
-	$(GO) run ./cmd/zab-sim --seeds 1000 --first 1
+# The Service the peers run: the reference solution where the tree has it,
+# else the student's (a handout has no solutions/). make run IMPL=assignment
+# runs your own code.
+IMPL ?= $(if $(wildcard solutions/aufgabe5),solution,assignment)
+# Where make cli connects: the client ports of testdata/ensemble3.
+SERVER ?= 127.0.0.1:13181,127.0.0.1:13281,127.0.0.1:13381
+
+run-bins:
+	@mkdir -p bin
+	$(GO) build -o bin/ ./cmd/mwzk-server ./cmd/mwzk-run
+
+run: run-bins ## 3-peer MWZooKeeper ensemble of testdata/ensemble3 in the foreground (Ctrl-C stops it); IMPL=assignment for yours
+	./bin/mwzk-run --ensemble testdata/ensemble3 --bin bin/mwzk-server --impl $(IMPL)
+
+run1: run-bins ## the 1-peer ensemble of testdata/ensemble1 (client port 11181)
+	./bin/mwzk-run --ensemble testdata/ensemble1 --bin bin/mwzk-server --impl $(IMPL)
+
+run5: run-bins ## the 5-peer ensemble of testdata/ensemble5 (client ports 15181..15581)
+	./bin/mwzk-run --ensemble testdata/ensemble5 --bin bin/mwzk-server --impl $(IMPL)
+
+cli: ## the mwzk-cli shell on make run's ensemble; CMD="ls /" runs one command, SERVER=host:port,... another ensemble
+	@mkdir -p bin
+	$(GO) build -o bin/ ./cmd/mwzk-cli
+	./bin/mwzk-cli -server $(SERVER) $(CMD)
