@@ -1,0 +1,206 @@
+package conformance
+
+import (
+	"fmt"
+
+	"zablab/internal/svctest"
+	"zablab/mwzookeeper"
+)
+
+// A5.1: one replica (SingleZab). Tree semantics as ZooKeeper has them,
+// writes answered when their delivery is applied, and decided there.
+var treeTests = []test{
+	{"A5.1", "TreeOperations", 7, "create, getData, exists, getChildren (sorted), setData, delete as ZooKeeper answers them", testTreeOperations},
+	{"A5.1", "ErrorCodes", 7, "NoNode, NodeExists, BadVersion, NotEmpty, NoChildrenForEphemerals and bad paths", testErrorCodes},
+	{"A5.1", "StatFields", 6, "czxid, mzxid, pzxid, ctime, mtime, version, cversion, ephemeralOwner, dataLength, numChildren", testStatFields},
+	{"A5.1", "AnsweredAtDelivery", 5, "a write's reply comes after it is applied: its zxid is the node's, and any read after it sees it", testAnsweredAtDelivery},
+	{"A5.1", "DecidedAtApply", 5, "two sessions' conflicting writes in flight together: exactly one wins, as the order decides", testDecidedAtApply},
+}
+
+const (
+	pers = mwzookeeper.Persistent
+	eph  = mwzookeeper.Ephemeral
+)
+
+func testTreeOperations(c *T) {
+	x := c.start(1, svctest.Options{})
+	s := x.session(1, longSession)
+	get := reqGet(s, "/a")
+	children2 := &mwzookeeper.Request{Op: mwzookeeper.OpGetChildren2, Session: s, Path: "/a"}
+	x.runScript("tree script", 1, []step{
+		{reqCreate(s, "/a", "x", pers), wantName("/a")},
+		{reqCreate(s, "/a/c", "y", pers), wantName("/a/c")},
+		{reqCreate(s, "/a/b", "", pers), wantName("/a/b")},
+		{get, wantData("x", 0)},
+		{reqExists(s, "/a/b"), wantOK()},
+		{reqChildren(s, "/a"), wantChildren("b", "c")},
+		{children2, both(wantChildren("b", "c"), wantChildCount(2, 2))},
+		{reqChildren(s, "/"), wantChildren("a")},
+		{reqSet(s, "/a", "z", -1), wantVersion(1)},
+		{reqSet(s, "/a", "wo", 1), wantVersion(2)},
+		{reqGet(s, "/a"), wantData("wo", 2)},
+		{reqGet(s, "/a/c"), wantData("y", 0)},
+		{reqSet(s, "/a/c", "", 0), wantVersion(1)},
+		{reqGet(s, "/a/c"), wantData("", 1)},
+		{reqDelete(s, "/a/b", -1), wantOK()},
+		{reqDelete(s, "/a/c", 1), wantOK()},
+		{reqChildren(s, "/a"), wantChildren()},
+		{reqDelete(s, "/a", 2), wantOK()},
+		{reqExists(s, "/a"), wantErr(mwzookeeper.ErrNoNode)},
+		{reqCreate(s, "/a", "again", pers), wantName("/a")},
+		{reqGet(s, "/a"), wantData("again", 0)},
+	})
+}
+
+func testErrorCodes(c *T) {
+	x := c.start(1, svctest.Options{})
+	s := x.session(1, longSession)
+	bad := mwzookeeper.ErrBadArguments
+	steps := []step{
+		{reqCreate(s, "/e", "", pers), wantName("/e")},
+		{reqCreate(s, "/e", "", pers), wantErr(mwzookeeper.ErrNodeExists)},
+		{reqCreate(s, "/missing/child", "", pers), wantErr(mwzookeeper.ErrNoNode)},
+		{reqDelete(s, "/nope", -1), wantErr(mwzookeeper.ErrNoNode)},
+		{reqSet(s, "/nope", "x", -1), wantErr(mwzookeeper.ErrNoNode)},
+		{reqGet(s, "/nope"), wantErr(mwzookeeper.ErrNoNode)},
+		{reqChildren(s, "/nope"), wantErr(mwzookeeper.ErrNoNode)},
+		{reqExists(s, "/nope"), wantErr(mwzookeeper.ErrNoNode)},
+		{reqSet(s, "/e", "x", 5), wantErr(mwzookeeper.ErrBadVersion)},
+		{reqDelete(s, "/e", 5), wantErr(mwzookeeper.ErrBadVersion)},
+		{reqSet(s, "/e", "x", 0), wantVersion(1)},
+		{reqSet(s, "/e", "y", 0), wantErr(mwzookeeper.ErrBadVersion)},
+		{reqCreate(s, "/e/k", "", pers), wantName("/e/k")},
+		{reqDelete(s, "/e", -1), wantErr(mwzookeeper.ErrNotEmpty)},
+		{reqCreate(s, "/eph", "", eph), wantName("/eph")},
+		{reqCreate(s, "/eph/x", "", pers), wantErr(mwzookeeper.ErrNoChildrenForEphemerals)},
+		{reqCreate(s, "/eph/y", "", eph), wantErr(mwzookeeper.ErrNoChildrenForEphemerals)},
+	}
+	for _, p := range []string{"a", "/a/", "//a", "/e//k", "/e/./k", "/e/../k", "/.", "", "/e/k\x01"} {
+		steps = append(steps, step{reqCreate(s, p, "", pers), wantErr(bad)})
+	}
+	for _, p := range []string{"e", "/e/", "/e/..", ""} {
+		steps = append(steps, step{reqGet(s, p), wantErr(bad)}, step{reqSet(s, p, "", -1), wantErr(bad)},
+			step{reqDelete(s, p, -1), wantErr(bad)})
+	}
+	// Nothing of the failed requests may have changed the tree.
+	steps = append(steps, step{reqChildren(s, "/"), wantChildren("e", "eph")},
+		step{reqChildren(s, "/e"), wantChildren("k")}, step{reqGet(s, "/e"), wantData("x", 1)})
+	x.runScript("error script", 1, steps)
+}
+
+func testStatFields(c *T) {
+	x := c.start(1, svctest.Options{})
+	s := x.session(1, longSession)
+	x.create(1, s, "/s", "abc", pers)
+	_, st := x.getData(1, s, "/s")
+	z1 := st.Czxid
+	c.expectStat("after create /s", st, mwzookeeper.MWStat{Czxid: z1, Mzxid: z1, Pzxid: z1, Ctime: st.Ctime, Mtime: st.Ctime, DataLength: 3})
+	if z1 <= 0 || st.Ctime <= 0 {
+		c.failf("getData /s after create", "a positive czxid and ctime", "stat "+statText(st))
+	}
+	if ex, _ := x.exists(1, s, "/s"); ex != st {
+		c.failf("exists /s", "the stat getData gave, "+statText(st), "stat "+statText(ex))
+	}
+	set := x.setData(1, s, "/s", "hello", 0)
+	z2 := set.Mzxid
+	if z2 <= z1 {
+		c.failf("setData /s", fmt.Sprintf("an mzxid above the czxid %#x", z1), "stat "+statText(set))
+	}
+	c.expectStat("the reply of setData /s", set, mwzookeeper.MWStat{Czxid: z1, Mzxid: z2, Pzxid: z1, Ctime: st.Ctime, Mtime: set.Mtime, Version: 1, DataLength: 5})
+	if set.Mtime < st.Ctime {
+		c.failf("setData /s", fmt.Sprintf("an mtime not before the ctime %d", st.Ctime), "stat "+statText(set))
+	}
+	if _, again := x.getData(1, s, "/s"); again != set {
+		c.failf("getData /s after setData", "the stat setData replied, "+statText(set), "stat "+statText(again))
+	}
+	x.create(1, s, "/s/c1", "", pers)
+	_, c1 := x.getData(1, s, "/s/c1")
+	_, parent := x.getData(1, s, "/s")
+	c.expectStat("/s after create /s/c1", parent, mwzookeeper.MWStat{Czxid: z1, Mzxid: z2, Pzxid: c1.Czxid, Ctime: st.Ctime, Mtime: set.Mtime, Version: 1, Cversion: 1, DataLength: 5, NumChildren: 1})
+	x.create(1, s, "/s/c2", "", eph)
+	_, c2 := x.getData(1, s, "/s/c2")
+	if c2.EphemeralOwner != s {
+		c.failf("getData /s/c2 (ephemeral)", fmt.Sprintf("ephemeralOwner %#x, the creating session", s), "stat "+statText(c2))
+	}
+	x.delete(1, s, "/s/c1", -1)
+	_, parent = x.getData(1, s, "/s")
+	if parent.Pzxid <= c2.Czxid {
+		c.failf("getData /s after delete /s/c1", fmt.Sprintf("a pzxid above %#x (the delete's zxid)", c2.Czxid), "stat "+statText(parent))
+	}
+	c.expectStat("/s after delete /s/c1", parent, mwzookeeper.MWStat{Czxid: z1, Mzxid: z2, Pzxid: parent.Pzxid, Ctime: st.Ctime, Mtime: set.Mtime, Version: 1, Cversion: 3, DataLength: 5, NumChildren: 1})
+}
+
+// expectStat fails unless got equals want field by field.
+func (c *T) expectStat(what string, got, want mwzookeeper.MWStat) {
+	c.Helper()
+	if got != want {
+		c.failf(what, "stat "+statText(want), "stat "+statText(got))
+	}
+}
+
+func testAnsweredAtDelivery(c *T) {
+	x := c.start(1, svctest.Options{})
+	writer, other := x.session(1, longSession), x.session(1, longSession)
+	for k := 0; k < 20; k++ {
+		p := fmt.Sprintf("/d%d", k)
+		req := reqCreate(writer, p, "v0", pers)
+		r := x.ok(1, req, fmt.Sprintf("the created name %q", p))
+		// The reply must come after the create was applied: another
+		// session's read, submitted only now, sees the node.
+		st, found := x.exists(1, other, p)
+		if !found {
+			c.failf(fmt.Sprintf("exists %s by another session right after the reply of create %s", p, p),
+				"the node (the create was answered, so it was applied)", "error NoNode: the create was answered before it was applied")
+		}
+		if r.Zxid != st.Czxid {
+			c.failf(on(req, 1), fmt.Sprintf("a reply zxid equal to the node's czxid %#x", st.Czxid), fmt.Sprintf("reply zxid %#x", r.Zxid))
+		}
+		sreq := reqSet(writer, p, "v1", 0)
+		sr := x.ok(1, sreq, "the node's new stat")
+		if sr.Zxid != sr.Stat.Mzxid || sr.Stat.Version != 1 {
+			c.failf(on(sreq, 1), "a reply zxid equal to the stat's mzxid, and version 1", fmt.Sprintf("reply zxid %#x and stat %s", sr.Zxid, statText(sr.Stat)))
+		}
+		data, gst := x.getData(1, other, p)
+		if data != "v1" || gst.Mzxid != sr.Zxid {
+			c.failf(fmt.Sprintf("getData %s by another session right after the reply of setData", p),
+				fmt.Sprintf("data \"v1\" with mzxid %#x", sr.Zxid), fmt.Sprintf("data %q with stat %s", data, statText(gst)))
+		}
+	}
+}
+
+// conflict submits a and b (from different sessions) back to back, and
+// returns their replies.
+func (x *ens) conflict(i int, a, b *mwzookeeper.Request) (ra, rb *mwzookeeper.Response) {
+	x.c.Helper()
+	ca, cb := x.submit(i, a, nil), x.submit(i, b, nil)
+	return x.await(i, a, ca).Response, x.await(i, b, cb).Response
+}
+
+// oneWins checks that exactly one of two conflicting writes succeeded
+// and the other failed with loser's code.
+func (c *T) oneWins(a, b *mwzookeeper.Request, ra, rb *mwzookeeper.Response, loser error) {
+	c.Helper()
+	okA, okB := ra.Err == nil, rb.Err == nil
+	if okA == okB || (!okA && !sameCode(ra.Err, loser)) || (!okB && !sameCode(rb.Err, loser)) {
+		c.failf(fmt.Sprintf("%s and %s by two sessions, in flight together", opText(a), opText(b)),
+			"one success and one error "+codeText(loser)+" (the first in Zab's order wins, decided when applied)",
+			fmt.Sprintf("%s and %s", describe(a, ra), describe(b, rb)))
+	}
+}
+
+func testDecidedAtApply(c *T) {
+	x := c.start(1, svctest.Options{})
+	sa, sb := x.session(1, longSession), x.session(1, longSession)
+	for k := 0; k < 10; k++ {
+		p := fmt.Sprintf("/race%d", k)
+		a, b := reqCreate(sa, p, "a", pers), reqCreate(sb, p, "b", pers)
+		ra, rb := x.conflict(1, a, b)
+		c.oneWins(a, b, ra, rb, mwzookeeper.ErrNodeExists)
+		a, b = reqSet(sa, p, "a1", 0), reqSet(sb, p, "b1", 0)
+		ra, rb = x.conflict(1, a, b)
+		c.oneWins(a, b, ra, rb, mwzookeeper.ErrBadVersion)
+		a, b = reqDelete(sa, p, 1), reqDelete(sb, p, 1)
+		ra, rb = x.conflict(1, a, b)
+		c.oneWins(a, b, ra, rb, mwzookeeper.ErrNoNode)
+	}
+}

@@ -1,0 +1,317 @@
+package conformance
+
+import (
+	"fmt"
+	"time"
+
+	"zablab/internal/svctest"
+	"zablab/mwzookeeper"
+)
+
+// A5.2: three replicas (MultiZab).
+var replicationTests = []test{
+	{"A5.2", "SameState", 6, "a random mix of writes from sessions on every replica leaves the same tree on every replica", testSameState},
+	{"A5.2", "ReadsLocal", 4, "a read is answered from the replica's own state at once, not after the writes in flight through Zab", testReadsLocal},
+	{"A5.2", "Sync", 4, "after sync, a read on another replica sees a write answered before", testSync},
+	{"A5.2", "ReadYourWrites", 6, "pipelined requests of a session: each read sees the session's earlier writes", testReadYourWrites},
+	{"A5.2", "StateTransfer", 6, "a replica stopped while more than snapCount writes happen catches up on restart (GetState/SetState)", testStateTransfer},
+	{"A5.2", "LeaderLoss", 4, "requests in flight when the leader stops are answered once, with ConnectionLoss or success, and acknowledged writes stay", testLeaderLoss},
+}
+
+// sessionsOn opens k sessions on every replica: [replica][k].
+func (x *ens) sessionsOn(k int) [][]int64 {
+	x.c.Helper()
+	out := make([][]int64, x.n+1)
+	for i := 1; i <= x.n; i++ {
+		for j := 0; j < k; j++ {
+			out[i] = append(out[i], x.session(i, longSession))
+		}
+	}
+	return out
+}
+
+// randomWrite is one write of the random mix: creates, setData and
+// deletes on a few paths, with versions that sometimes do not match.
+func (c *T) randomWrite(s int64) *mwzookeeper.Request {
+	r := c.Rand()
+	p := fmt.Sprintf("/mix/n%d", r.Intn(6))
+	if r.Intn(3) == 0 {
+		p += fmt.Sprintf("/c%d", r.Intn(3))
+	}
+	version := int32(-1)
+	if r.Intn(2) == 0 {
+		version = int32(r.Intn(3))
+	}
+	switch r.Intn(4) {
+	case 0, 1:
+		return reqCreate(s, p, fmt.Sprintf("d%d", r.Intn(100)), pers)
+	case 2:
+		return reqSet(s, p, fmt.Sprintf("s%d", r.Intn(100)), version)
+	}
+	return reqDelete(s, p, version)
+}
+
+func testSameState(c *T) {
+	x := c.start(3, svctest.Options{})
+	ss := x.sessionsOn(2)
+	x.create(1, ss[1][0], "/mix", "", pers)
+	type flight struct {
+		i   int
+		req *mwzookeeper.Request
+		ch  <-chan reply
+	}
+	var all []flight
+	rng := c.Rand()
+	for k := 0; k < 240; k++ {
+		i := 1 + rng.Intn(3)
+		req := c.randomWrite(ss[i][rng.Intn(2)])
+		all = append(all, flight{i, req, x.submit(i, req, nil)})
+	}
+	for _, f := range all {
+		r := x.await(f.i, f.req, f.ch)
+		if r.Err != nil && !isTreeError(r.Err) {
+			c.failf(on(f.req, f.i), "success or a tree error (NoNode, NodeExists, BadVersion, NotEmpty)", describe(f.req, r.Response))
+		}
+	}
+	x.sameEverywhere("the trees of the three replicas after 240 random writes")
+}
+
+// isTreeError says whether err is one a write of the random mix may
+// rightly get.
+func isTreeError(err error) bool {
+	for _, e := range []error{mwzookeeper.ErrNoNode, mwzookeeper.ErrNodeExists, mwzookeeper.ErrBadVersion, mwzookeeper.ErrNotEmpty} {
+		if sameCode(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func testReadsLocal(c *T) {
+	x := c.start(3, svctest.Options{})
+	const i = 2
+	writer, reader := x.session(i, longSession), x.session(i, longSession)
+	x.create(i, writer, "/local", "", pers)
+	for trial := 1; ; trial++ {
+		var writes []<-chan reply
+		var reqs []*mwzookeeper.Request
+		for k := 0; k < 20; k++ {
+			req := reqCreate(writer, fmt.Sprintf("/local/t%d-%d", trial, k), "", pers)
+			reqs = append(reqs, req)
+			writes = append(writes, x.submit(i, req, nil))
+		}
+		read := reqGet(reader, "/local")
+		rr := x.await(i, read, x.submit(i, read, nil))
+		if rr.Err != nil {
+			c.failf(on(read, i), "the node's data and stat", describe(read, rr.Response))
+		}
+		last := int64(0)
+		for k, ch := range writes {
+			w := x.await(i, reqs[k], ch)
+			if w.Err != nil {
+				c.failf(on(reqs[k], i), fmt.Sprintf("the created name %q", reqs[k].Path), describe(reqs[k], w.Response))
+			}
+			last = max(last, w.seq)
+		}
+		if rr.seq < last {
+			return // answered while writes were in flight: read locally
+		}
+		if trial == 3 {
+			c.failf(fmt.Sprintf("getData /local by one session while another session's 20 creates were in flight on replica %d (3 tries)", i),
+				"the read answered at once from the replica's state, before the last create",
+				"the read answered after every create: reads seem to go through Zab")
+		}
+	}
+}
+
+func testSync(c *T) {
+	x := c.start(3, svctest.Options{})
+	ss := x.sessionsOn(1)
+	for k := 0; k < 12; k++ {
+		w, r := 1+k%3, 1+(k+1)%3
+		p := fmt.Sprintf("/sync%d", k)
+		x.create(w, ss[w][0], p, "x", pers)
+		// sync and the read are pipelined: the read waits for the sync.
+		sreq, get := reqSync(ss[r][0]), reqGet(ss[r][0], p)
+		sch, gch := x.submit(r, sreq, nil), x.submit(r, get, nil)
+		if sr := x.await(r, sreq, sch); sr.Err != nil {
+			c.failf(on(sreq, r), "success", describe(sreq, sr.Response))
+		}
+		if gr := x.await(r, get, gch); gr.Err != nil || string(gr.Data) != "x" {
+			c.failf(fmt.Sprintf("%s right after sync on replica %d; the create was answered on replica %d", opText(get), r, w),
+				"data \"x\" (sync, then read, sees every write answered before)", describe(get, gr.Response))
+		}
+	}
+}
+
+func testReadYourWrites(c *T) {
+	x := c.start(3, svctest.Options{})
+	ss := x.sessionsOn(1)
+	type check struct {
+		i    int
+		req  *mwzookeeper.Request
+		ch   <-chan reply
+		data string // getData: expected data; "" means NoNode
+		read bool
+	}
+	var all []check
+	for k := 0; k < 15; k++ {
+		for i := 1; i <= 3; i++ {
+			s, p := ss[i][0], fmt.Sprintf("/ryw%d-%d", i, k)
+			add := func(req *mwzookeeper.Request, read bool, data string) {
+				all = append(all, check{i, req, x.submit(i, req, nil), data, read})
+			}
+			add(reqCreate(s, p, "a", pers), false, "")
+			add(reqGet(s, p), true, "a")
+			add(reqSet(s, p, "b", 0), false, "")
+			add(reqGet(s, p), true, "b")
+			add(reqDelete(s, p, 1), false, "")
+			add(reqExists(s, p), true, "")
+		}
+	}
+	for _, ck := range all {
+		r := x.await(ck.i, ck.req, ck.ch)
+		switch {
+		case !ck.read && r.Err != nil:
+			c.failf(on(ck.req, ck.i)+" (pipelined)", "success", describe(ck.req, r.Response))
+		case ck.read && ck.data == "" && !sameCode(r.Err, mwzookeeper.ErrNoNode):
+			c.failf(on(ck.req, ck.i)+" right after the session's own delete (pipelined)", "error NoNode", describe(ck.req, r.Response))
+		case ck.read && ck.data != "" && (r.Err != nil || string(r.Data) != ck.data):
+			c.failf(on(ck.req, ck.i)+" right after the session's own write (pipelined)", fmt.Sprintf("data %q", ck.data), describe(ck.req, r.Response))
+		}
+	}
+}
+
+// leader returns a replica that leads, by the Service's own report
+// (mwzookeeper.Reporter), or by the clocks: the replica whose clock
+// matches the ctime of a fresh node (the clocks of x must then be
+// skewed apart by seconds). 0 if neither tells.
+func (x *ens) leader(probe string) int {
+	x.c.Helper()
+	if l := x.e.Leader(); l != 0 {
+		return l
+	}
+	rs := x.running()
+	i := rs[0]
+	s := x.reader(i)
+	before := make(map[int]time.Time)
+	for _, j := range rs {
+		before[j] = x.e.Host(j).Now()
+	}
+	x.create(i, s, probe, "", pers)
+	_, st := x.getData(i, s, probe)
+	for _, j := range rs {
+		lo, hi := before[j].Add(-time.Second).UnixMilli(), x.e.Host(j).Now().Add(time.Second).UnixMilli()
+		if st.Ctime >= lo && st.Ctime <= hi {
+			return j
+		}
+	}
+	return 0
+}
+
+// follower returns a running replica other than l.
+func (x *ens) follower(l int) int {
+	for _, i := range x.running() {
+		if i != l {
+			return i
+		}
+	}
+	return 0
+}
+
+func testStateTransfer(c *T) {
+	const snapCount = 20
+	x := c.start(3, svctest.Options{SnapCount: snapCount})
+	l := x.e.Leader()
+	f := 3
+	if l == 3 {
+		f = 2
+	}
+	other := x.follower(f)
+	s := x.session(other, longSession)
+	x.create(other, s, "/st", "", pers)
+	for k := 0; k < 10; k++ {
+		x.create(other, s, fmt.Sprintf("/st/old%d", k), "old", pers)
+	}
+	x.dump(f) // f has them all
+	x.stop(f)
+	for k := 0; k < 5; k++ {
+		x.delete(other, s, fmt.Sprintf("/st/old%d", k), -1)
+		x.setData(other, s, fmt.Sprintf("/st/old%d", k+5), "changed", -1)
+	}
+	const n = 4 * snapCount
+	var chs []<-chan reply
+	var reqs []*mwzookeeper.Request
+	for k := 0; k < n; k++ {
+		req := reqCreate(s, fmt.Sprintf("/st/new%d", k), "new", pers)
+		reqs = append(reqs, req)
+		chs = append(chs, x.submit(other, req, nil))
+	}
+	for k, ch := range chs {
+		if r := x.await(other, reqs[k], ch); r.Err != nil {
+			c.failf(on(reqs[k], other), fmt.Sprintf("the created name %q", reqs[k].Path), describe(reqs[k], r.Response))
+		}
+	}
+	x.restart(f)
+	want := x.dump(other)
+	if d := diffTrees(other, f, want, x.dump(f)); d != "" {
+		c.failf(fmt.Sprintf("the tree of replica %d, restarted after %d writes it missed (snapCount=%d)", f, n+10, snapCount),
+			fmt.Sprintf("the same tree as replica %d", other), d)
+	}
+}
+
+func testLeaderLoss(c *T) {
+	x := c.start(3, svctest.Options{Skews: []time.Duration{0, 4 * time.Second, -4 * time.Second}})
+	l := x.leader("/leader-probe")
+	if l == 0 {
+		c.fatalf("LeaderLoss: cannot tell which replica leads: the Service is no mwzookeeper.Reporter and the ctime of a new node matches no replica's clock")
+	}
+	f := x.follower(l)
+	s := x.session(f, longSession)
+	x.create(f, s, "/ll", "", pers)
+	var reqs []*mwzookeeper.Request
+	var chs []<-chan reply
+	for k := 0; k < 60; k++ {
+		req := reqCreate(s, fmt.Sprintf("/ll/n%d", k), "", pers)
+		reqs = append(reqs, req)
+		chs = append(chs, x.submit(f, req, nil))
+		switch k {
+		case 19: // the pipeline is flowing
+			chs[0] = replied(x.await(f, reqs[0], chs[0]))
+		case 39: // twenty more just submitted: in flight while the leader goes
+			x.stop(l)
+		}
+	}
+	var acked []string
+	lost := 0
+	for k, ch := range chs {
+		r := x.await(f, reqs[k], ch)
+		switch {
+		case r.Err == nil:
+			acked = append(acked, reqs[k].Path)
+		case sameCode(r.Err, mwzookeeper.ErrConnectionLoss):
+			lost++
+		default:
+			c.failf(on(reqs[k], f)+" in flight while the leader stopped", "success or error ConnectionLoss", describe(reqs[k], r.Response))
+		}
+	}
+	c.Logf("A5.2 LeaderLoss: %d creates answered, %d with ConnectionLoss", len(acked), lost)
+	for _, i := range x.running() {
+		x.e.WaitServing(c.T, i)
+	}
+	after := x.dump(f)
+	for _, p := range acked {
+		if _, ok := after[p]; !ok {
+			c.failf(fmt.Sprintf("exists %s on replica %d after the new leader was elected", p, f),
+				"the node: its create was answered with success", "no such node: an acknowledged write was lost")
+		}
+	}
+	x.sameEverywhere("the trees of the two remaining replicas after the leader stopped")
+}
+
+// replied is a channel that yields r again.
+func replied(r reply) <-chan reply {
+	ch := make(chan reply, 1)
+	ch <- r
+	return ch
+}

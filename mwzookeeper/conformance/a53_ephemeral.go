@@ -1,0 +1,163 @@
+package conformance
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"zablab/internal/svctest"
+	"zablab/internal/wait"
+	"zablab/mwzookeeper"
+)
+
+// A5.3: ephemeral nodes on three replicas.
+var ephemeralTests = []test{
+	{"A5.3", "GoneAfterClose", 6, "a closed session's ephemerals are gone on every replica, its persistent nodes stay", testGoneAfterClose},
+	{"A5.3", "GoneAfterExpiry", 7, "a silent session expires: its ephemerals go on every replica, at one point of the order", testGoneAfterExpiry},
+	{"A5.3", "GoneWhenServerStops", 7, "the replica holding a session stops: the session expires and its ephemerals go on the other replicas", testGoneWhenServerStops},
+}
+
+// shortSession is the timeout of a session a test lets expire: 10 ticks
+// of svctest's 50 ms tickTime.
+const shortSession = 500 * time.Millisecond
+
+// makeEphemerals creates /<base>/e0, e1 (ephemeral) and /<base>/keep
+// (persistent) from session s on replica i, and checks that every
+// replica has them.
+func (x *ens) makeEphemerals(i int, s int64, base string) []string {
+	x.c.Helper()
+	x.create(i, x.reader(i), base, "", pers)
+	var paths []string
+	for k := 0; k < 2; k++ {
+		p := fmt.Sprintf("%s/e%d", base, k)
+		x.create(i, s, p, "", eph)
+		paths = append(paths, p)
+	}
+	x.create(i, s, base+"/keep", "", pers)
+	for _, j := range x.running() {
+		x.settle(j, x.reader(j))
+		for _, p := range paths {
+			st, ok := x.exists(j, x.reader(j), p)
+			if !ok || st.EphemeralOwner != s {
+				x.c.failf(fmt.Sprintf("exists %s on replica %d after a sync", p, j),
+					fmt.Sprintf("the ephemeral node, owned by session %#x", s), fmt.Sprintf("found=%v stat %s", ok, statText(st)))
+			}
+		}
+	}
+	return paths
+}
+
+// whereStill names the replicas that still have one of paths.
+func (x *ens) whereStill(paths []string) string {
+	x.c.Helper()
+	var out []string
+	for _, i := range x.running() {
+		for _, p := range paths {
+			if st, ok := x.exists(i, x.reader(i), p); ok {
+				out = append(out, fmt.Sprintf("%s on replica %d (owner %#x)", p, i, st.EphemeralOwner))
+			}
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// sample is one look at a node on one replica.
+type sample struct {
+	replica int
+	zxid    int64
+	present bool
+}
+
+// untilGone looks at paths on every running replica until none has them,
+// at most d, and fails if two replicas disagree at the same applied zxid
+// (the zxid of a read's reply), or a node comes back on a replica. Then it
+// checks, after a sync on every replica, that they are gone and that
+// keep stayed.
+func (x *ens) untilGone(paths []string, keep string, d time.Duration, why string) {
+	x.c.Helper()
+	c := x.c
+	seen := map[string]map[int64]sample{} // path -> zxid -> first sample
+	gone := map[string]map[int]bool{}     // path -> replica -> seen gone
+	for _, p := range paths {
+		seen[p], gone[p] = map[int64]sample{}, map[int]bool{}
+	}
+	look := func() bool {
+		all := true
+		for _, i := range x.running() {
+			for _, p := range paths {
+				req := reqExists(x.reader(i), p)
+				r := x.do(i, req)
+				if r.Err != nil && !sameCode(r.Err, mwzookeeper.ErrNoNode) {
+					c.failf(on(req, i), "the node's stat or error NoNode", describe(req, r))
+				}
+				now := sample{i, r.Zxid, r.Err == nil}
+				if now.present && gone[p][i] {
+					c.failf(on(req, i), fmt.Sprintf("error NoNode: %s was already gone on this replica", p), describe(req, r))
+				}
+				gone[p][i] = gone[p][i] || !now.present
+				if prev, ok := seen[p][r.Zxid]; ok && r.Zxid != 0 && prev.present != now.present {
+					c.failf(fmt.Sprintf("exists %s on replicas %d and %d, both at applied zxid %#x", p, prev.replica, i, r.Zxid),
+						"the same answer (an ephemeral is never left on one replica and gone on another at the same point of the order)",
+						fmt.Sprintf("present=%v on replica %d, present=%v on replica %d", prev.present, prev.replica, now.present, i))
+				} else if !ok {
+					seen[p][r.Zxid] = now
+				}
+				all = all && !now.present
+			}
+		}
+		return all
+	}
+	start := time.Now()
+	if !poll(d, look) {
+		c.failf(fmt.Sprintf("exists %q on every replica, %s", paths, why),
+			fmt.Sprintf("error NoNode everywhere within %s", d), "a node still there: "+x.whereStill(paths))
+	}
+	c.Logf("%s: ephemerals gone on every replica within %.0f ms, %s", c.part.ID, float64(time.Since(start).Microseconds())/1000, why)
+	for _, i := range x.running() {
+		x.settle(i, x.reader(i))
+		for _, p := range paths {
+			if _, ok := x.exists(i, x.reader(i), p); ok {
+				c.failf(fmt.Sprintf("exists %s on replica %d after a sync, %s", p, i, why), "error NoNode", "the node")
+			}
+		}
+		if _, ok := x.exists(i, x.reader(i), keep); !ok {
+			c.failf(fmt.Sprintf("exists %s on replica %d, %s", keep, i, why), "the persistent node of the session (it stays)", "error NoNode")
+		}
+	}
+}
+
+func testGoneAfterClose(c *T) {
+	x := c.start(3, svctest.Options{})
+	s := x.session(2, longSession)
+	paths := x.makeEphemerals(2, s, "/close")
+	x.closeSession(2, s)
+	x.untilGone(paths, "/close/keep", 5*time.Second, "after closeSession")
+	req := reqCreate(s, "/close/late", "", pers)
+	if r := x.do(2, req); r.Err == nil {
+		c.failf(on(req, 2)+" by the closed session", "an error (SessionExpired)", describe(req, r))
+	}
+}
+
+func testGoneAfterExpiry(c *T) {
+	x := c.start(3, svctest.Options{})
+	s := x.session(2, shortSession)
+	paths := x.makeEphemerals(2, s, "/expire")
+	x.untilGone(paths, "/expire/keep", 20*shortSession, fmt.Sprintf("after the session (timeout %s) fell silent", shortSession))
+	wait.For(c.T, fmt.Sprintf("%s: replica 2 to report session %#x expired to its Host (SessionClosed(s, true))", c.part.ID, s),
+		5*time.Second, func() bool {
+			closed, expired := x.e.Host(2).Closed(s)
+			return closed && expired
+		})
+}
+
+func testGoneWhenServerStops(c *T) {
+	x := c.start(3, svctest.Options{})
+	i := 3
+	if x.e.Leader() == 3 {
+		i = 2
+	}
+	s := x.session(i, shortSession)
+	paths := x.makeEphemerals(i, s, "/crash")
+	x.stop(i)
+	x.untilGone(paths, "/crash/keep", 20*shortSession, fmt.Sprintf("after replica %d, which held the session, stopped", i))
+}

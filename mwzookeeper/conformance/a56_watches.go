@@ -1,0 +1,201 @@
+package conformance
+
+import (
+	"fmt"
+	"time"
+
+	"zablab/internal/svctest"
+	"zablab/mwzookeeper"
+)
+
+// A5.6 (optional): watches. The watching session is on replica 2, the
+// writer on replica 1: a watch fires on the watcher's own replica when it
+// applies the write.
+var watchTests = []test{
+	{"A5.6", "DataWatch", 2, "getData leaves a watch that fires NodeDataChanged, then NodeDeleted", testDataWatch},
+	{"A5.6", "ExistsWatch", 2, "exists on a missing node leaves a watch that fires NodeCreated", testExistsWatch},
+	{"A5.6", "ChildWatch", 2, "getChildren leaves a watch that fires NodeChildrenChanged (not on setData), and NodeDeleted", testChildWatch},
+	{"A5.6", "FireOnce", 1, "a watch fires once; a new read sets a new one", testFireOnce},
+	{"A5.6", "EventBeforeReply", 2, "the event reaches the session before the reply of its next request", testEventBeforeReply},
+	{"A5.6", "CloseRemovesWatches", 1, "closing a session removes its watches", testCloseRemovesWatches},
+}
+
+const (
+	watcherReplica = 2
+	writerReplica  = 1
+	eventTimeout   = 5 * time.Second
+)
+
+// evText prints events as "NodeDataChanged /a".
+func evText(evs []mwzookeeper.WatchEvent) string {
+	out := "["
+	for k, e := range evs {
+		if k > 0 {
+			out += ", "
+		}
+		out += e.Type.String() + " " + e.Path
+	}
+	return out + "]"
+}
+
+// expectEvents waits until session s on replica i got want (and only
+// those, in order), then settles the replica and checks again that no
+// further event came.
+func (x *ens) expectEvents(i int, s int64, after string, want ...mwzookeeper.WatchEvent) {
+	x.c.Helper()
+	h := x.e.Host(i)
+	matches := func() bool {
+		got := h.Events(s)
+		if len(got) != len(want) {
+			return false
+		}
+		for k := range got {
+			if got[k].Type != want[k].Type || got[k].Path != want[k].Path {
+				return false
+			}
+		}
+		return true
+	}
+	poll(eventTimeout, func() bool { return matches() || len(h.Events(s)) > len(want) })
+	x.settle(i, x.reader(i))
+	if !matches() {
+		x.c.failf(fmt.Sprintf("the watch events of session %#x on replica %d %s", s, i, after), "events "+evText(want), "events "+evText(h.Events(s)))
+	}
+}
+
+// ev is an event without its zxid.
+func ev(t mwzookeeper.EventType, path string) mwzookeeper.WatchEvent {
+	return mwzookeeper.WatchEvent{Type: t, Path: path}
+}
+
+// watchEnsemble starts three replicas and returns the watcher session (on
+// replica 2) and the writer session (on replica 1).
+func (c *T) watchEnsemble() (x *ens, w, wr int64) {
+	c.Helper()
+	x = c.start(3, svctest.Options{})
+	return x, x.session(watcherReplica, longSession), x.reader(writerReplica)
+}
+
+func testDataWatch(c *T) {
+	x, w, wr := c.watchEnsemble()
+	x.create(writerReplica, wr, "/w", "a", pers)
+	x.settle(watcherReplica, w)
+	x.ok(watcherReplica, withWatch(reqGet(w, "/w")), "the node's data")
+	x.setData(writerReplica, wr, "/w", "b", -1)
+	x.expectEvents(watcherReplica, w, "after getData /w (watch) and a setData /w on another replica",
+		ev(mwzookeeper.EventNodeDataChanged, "/w"))
+	x.ok(watcherReplica, withWatch(reqGet(w, "/w")), "the node's data")
+	x.delete(writerReplica, wr, "/w", -1)
+	x.expectEvents(watcherReplica, w, "after getData /w (watch) again and a delete /w",
+		ev(mwzookeeper.EventNodeDataChanged, "/w"), ev(mwzookeeper.EventNodeDeleted, "/w"))
+}
+
+func testExistsWatch(c *T) {
+	x, w, wr := c.watchEnsemble()
+	x.expectErr(watcherReplica, withWatch(reqExists(w, "/w2")), mwzookeeper.ErrNoNode)
+	x.create(writerReplica, wr, "/w2", "", pers)
+	x.expectEvents(watcherReplica, w, "after exists /w2 (watch, no such node) and a create /w2 on another replica",
+		ev(mwzookeeper.EventNodeCreated, "/w2"))
+	x.ok(watcherReplica, withWatch(reqExists(w, "/w2")), "the node's stat")
+	x.setData(writerReplica, wr, "/w2", "x", -1)
+	x.expectEvents(watcherReplica, w, "after exists /w2 (watch) and a setData /w2",
+		ev(mwzookeeper.EventNodeCreated, "/w2"), ev(mwzookeeper.EventNodeDataChanged, "/w2"))
+}
+
+func testChildWatch(c *T) {
+	x, w, wr := c.watchEnsemble()
+	x.create(writerReplica, wr, "/w3", "", pers)
+	x.settle(watcherReplica, w)
+	x.ok(watcherReplica, withWatch(reqChildren(w, "/w3")), "the node's children")
+	x.setData(writerReplica, wr, "/w3", "x", -1)
+	x.create(writerReplica, wr, "/w3/a", "", pers)
+	x.expectEvents(watcherReplica, w, "after getChildren /w3 (watch), a setData /w3 and a create /w3/a on another replica",
+		ev(mwzookeeper.EventNodeChildrenChanged, "/w3"))
+	x.ok(watcherReplica, withWatch(reqChildren(w, "/w3")), "the node's children")
+	x.delete(writerReplica, wr, "/w3/a", -1)
+	x.expectEvents(watcherReplica, w, "after getChildren /w3 (watch) again and a delete /w3/a",
+		ev(mwzookeeper.EventNodeChildrenChanged, "/w3"), ev(mwzookeeper.EventNodeChildrenChanged, "/w3"))
+	x.ok(watcherReplica, withWatch(reqChildren(w, "/w3")), "the node's children")
+	x.delete(writerReplica, wr, "/w3", -1)
+	x.expectEvents(watcherReplica, w, "after a third getChildren /w3 (watch) and a delete /w3",
+		ev(mwzookeeper.EventNodeChildrenChanged, "/w3"), ev(mwzookeeper.EventNodeChildrenChanged, "/w3"),
+		ev(mwzookeeper.EventNodeDeleted, "/w3"))
+}
+
+func testFireOnce(c *T) {
+	x, w, wr := c.watchEnsemble()
+	x.create(writerReplica, wr, "/f", "", pers)
+	x.settle(watcherReplica, w)
+	x.ok(watcherReplica, withWatch(reqGet(w, "/f")), "the node's data")
+	x.ok(watcherReplica, withWatch(reqGet(w, "/f")), "the node's data") // the same watch twice is one watch
+	for k := 0; k < 3; k++ {
+		x.setData(writerReplica, wr, "/f", fmt.Sprint(k), -1)
+	}
+	x.expectEvents(watcherReplica, w, "after getData /f (watch, twice) and three setData /f",
+		ev(mwzookeeper.EventNodeDataChanged, "/f"))
+	x.ok(watcherReplica, withWatch(reqGet(w, "/f")), "the node's data")
+	x.setData(writerReplica, wr, "/f", "again", -1)
+	x.expectEvents(watcherReplica, w, "after a new getData /f (watch) and another setData /f",
+		ev(mwzookeeper.EventNodeDataChanged, "/f"), ev(mwzookeeper.EventNodeDataChanged, "/f"))
+}
+
+// eventSeen is a reply hook that records whether session s had received
+// an event on path when the reply was given.
+func (x *ens) eventSeen(i int, s int64, path string, seen *bool) func(*mwzookeeper.Response) {
+	h := x.e.Host(i)
+	return func(*mwzookeeper.Response) {
+		for _, e := range h.Events(s) {
+			if e.Path == path {
+				*seen = true
+			}
+		}
+	}
+}
+
+func testEventBeforeReply(c *T) {
+	x, w, wr := c.watchEnsemble()
+	x.create(watcherReplica, w, "/b", "", pers)
+	x.ok(watcherReplica, withWatch(reqGet(w, "/b")), "the node's data")
+	var seen bool
+	req := reqSet(w, "/b", "own", -1)
+	if r := x.await(watcherReplica, req, x.submit(watcherReplica, req, x.eventSeen(watcherReplica, w, "/b", &seen))); r.Err != nil {
+		c.failf(on(req, watcherReplica), "the node's new stat", describe(req, r.Response))
+	}
+	if !seen {
+		c.failf(fmt.Sprintf("%s by the session watching /b", on(req, watcherReplica)),
+			"the NodeDataChanged event sent to the session before the reply", "the reply first, events "+evText(x.e.Host(watcherReplica).Events(w)))
+	}
+	x.create(writerReplica, wr, "/b2", "", pers)
+	x.settle(watcherReplica, w)
+	x.ok(watcherReplica, withWatch(reqGet(w, "/b2")), "the node's data")
+	x.setData(writerReplica, wr, "/b2", "other", -1)
+	seen = false
+	sreq := reqSync(w)
+	if r := x.await(watcherReplica, sreq, x.submit(watcherReplica, sreq, x.eventSeen(watcherReplica, w, "/b2", &seen))); r.Err != nil {
+		c.failf(on(sreq, watcherReplica), "success", describe(sreq, r.Response))
+	}
+	if !seen {
+		c.failf(fmt.Sprintf("sync on replica %d by the session watching /b2, after a setData /b2 on replica %d", watcherReplica, writerReplica),
+			"the NodeDataChanged event sent to the session before the sync's reply", "the reply first, events "+evText(x.e.Host(watcherReplica).Events(w)))
+	}
+}
+
+func testCloseRemovesWatches(c *T) {
+	x, w, wr := c.watchEnsemble()
+	v := x.session(watcherReplica, longSession)
+	x.create(writerReplica, wr, "/cw", "", pers)
+	x.settle(watcherReplica, w)
+	for _, s := range []int64{w, v} {
+		x.ok(watcherReplica, withWatch(reqGet(s, "/cw")), "the node's data")
+		x.ok(watcherReplica, withWatch(reqChildren(s, "/cw")), "the node's children")
+	}
+	x.closeSession(watcherReplica, w)
+	x.setData(writerReplica, wr, "/cw", "x", -1)
+	x.create(writerReplica, wr, "/cw/k", "", pers)
+	x.expectEvents(watcherReplica, v, "(a session that stayed) after setData /cw and create /cw/k",
+		ev(mwzookeeper.EventNodeDataChanged, "/cw"), ev(mwzookeeper.EventNodeChildrenChanged, "/cw"))
+	if evs := x.e.Host(watcherReplica).Events(w); len(evs) != 0 {
+		c.failf(fmt.Sprintf("the watch events of session %#x, closed before setData /cw and create /cw/k", w),
+			"none (closing a session removes its watches)", "events "+evText(evs))
+	}
+}

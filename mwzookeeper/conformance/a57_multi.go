@@ -1,0 +1,107 @@
+package conformance
+
+import (
+	"fmt"
+
+	"zablab/internal/svctest"
+	"zablab/mwzookeeper"
+)
+
+// A5.7 (optional): multi, on three replicas.
+var multiTests = []test{
+	{"A5.7", "MultiResults", 2, "a multi of check, create, delete and setData applies every op and reports each op's result", testMultiResults},
+	{"A5.7", "AllOrNothing", 3, "a multi with a failing op changes nothing on any replica and reports the error shape of mwzookeeper.OpResult", testAllOrNothing},
+}
+
+func reqMulti(s int64, ops ...mwzookeeper.Op) *mwzookeeper.Request {
+	return &mwzookeeper.Request{Op: mwzookeeper.OpMulti, Session: s, Ops: ops}
+}
+
+func opCreate(p, data string) mwzookeeper.Op {
+	return mwzookeeper.Op{Op: mwzookeeper.OpCreate, Path: p, Data: []byte(data)}
+}
+
+func opSet(p, data string, v int32) mwzookeeper.Op {
+	return mwzookeeper.Op{Op: mwzookeeper.OpSetData, Path: p, Data: []byte(data), Version: v}
+}
+
+func opCheck(p string, v int32) mwzookeeper.Op {
+	return mwzookeeper.Op{Op: mwzookeeper.OpCheck, Path: p, Version: v}
+}
+
+func opDelete(p string, v int32) mwzookeeper.Op {
+	return mwzookeeper.Op{Op: mwzookeeper.OpDelete, Path: p, Version: v}
+}
+
+func testMultiResults(c *T) {
+	x := c.start(3, svctest.Options{})
+	s := x.reader(2)
+	req := reqMulti(s, opCreate("/m1", "a"), opCreate("/m1/c", ""), opSet("/m1", "b", 0), opCheck("/m1", 1), opDelete("/m1/c", -1))
+	r := x.ok(2, req, "success")
+	exp := "results [create: \"/m1\", create: \"/m1/c\", setData: version 1, check: ok, delete: ok]"
+	ok := len(r.Results) == 5 && r.Results[0].Path == "/m1" && r.Results[1].Path == "/m1/c" && r.Results[2].Stat.Version == 1
+	for k, res := range r.Results {
+		ok = ok && res.Err == nil && res.Op == req.Ops[k].Op
+	}
+	if !ok {
+		c.failf(on(req, 2), exp, describe(req, r))
+	}
+	tree := x.sameEverywhere("the trees of the three replicas after the multi")
+	if n, found := tree["/m1"]; !found || n.data != "b" || n.stat.Version != 1 || n.stat.NumChildren != 0 {
+		c.failf("getData /m1 after the multi", "data \"b\", version 1, no children", fmt.Sprintf("found=%v data %q stat %s", found, n.data, statText(n.stat)))
+	}
+	if _, found := tree["/m1/c"]; found {
+		c.failf("exists /m1/c after the multi (it created and deleted it)", "error NoNode", "the node")
+	}
+}
+
+// failingMulti runs req, which must fail at op failed with want, and
+// checks the error shape and that no replica's tree changed.
+func (x *ens) failingMulti(i int, req *mwzookeeper.Request, failed int, want error) {
+	x.c.Helper()
+	before := map[int]map[string]znode{}
+	for _, j := range x.running() {
+		before[j] = x.dump(j)
+	}
+	r := x.do(i, req)
+	exp := fmt.Sprintf("error %s, with ops before op %d nil, op %d %s, and the ops after RuntimeInconsistency", codeText(want), failed+1, failed+1, codeText(want))
+	ok := sameCode(r.Err, want) && len(r.Results) == len(req.Ops)
+	for k := 0; ok && k < len(r.Results); k++ {
+		res := r.Results[k]
+		switch {
+		case res.Op != req.Ops[k].Op:
+			ok = false
+		case k < failed:
+			ok = res.Err == nil
+		case k == failed:
+			ok = sameCode(res.Err, want)
+		default:
+			ok = sameCode(res.Err, mwzookeeper.ErrRuntimeInconsistency)
+		}
+	}
+	if !ok {
+		got := describe(req, r)
+		if r.Err != nil {
+			got += " with results " + resultsText(r.Results)
+		}
+		x.c.failf(on(req, i), exp, got)
+	}
+	for _, j := range x.running() {
+		if d := diffTrees(j, j, before[j], x.dump(j)); d != "" {
+			x.c.failf(fmt.Sprintf("the tree of replica %d after the failed %s", j, opText(req)), "no change at all (a multi is all or nothing)",
+				"a change: before and after, "+d)
+		}
+	}
+}
+
+func testAllOrNothing(c *T) {
+	x := c.start(3, svctest.Options{})
+	s := x.reader(2)
+	x.create(2, s, "/m2", "", pers)
+	x.failingMulti(2, reqMulti(s, opCreate("/m3", ""), opCreate("/m2/x", ""), opSet("/m2", "y", 7), opCreate("/m4", "")),
+		2, mwzookeeper.ErrBadVersion)
+	x.failingMulti(3, reqMulti(x.reader(3), opCreate("/m5", ""), opSet("/m2", "z", -1), opCheck("/nope", -1)),
+		2, mwzookeeper.ErrNoNode)
+	x.failingMulti(1, reqMulti(x.reader(1), opDelete("/m2", -1), opCreate("/m2", ""), opCreate("/m2", "")),
+		2, mwzookeeper.ErrNodeExists)
+}
