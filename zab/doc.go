@@ -7,7 +7,8 @@
 //
 // An application implements Callback and hands it to NewSingleZab (one
 // peer alone) or NewMultiZab (one peer of an ensemble), together with the
-// peer's properties file:
+// peer's properties, which properties.LoadFile("peer1.properties") reads
+// (package zablab/properties):
 //
 //	myid=1
 //	peer1=127.0.0.1:13100
@@ -16,14 +17,28 @@
 //	dataLogDir=../data/peer1/log
 //	tickTime=100
 //
+// A program that builds the Config itself (tests, a service with its own
+// keys) uses NewSingleZabFromConfig or NewMultiZabFromConfig, which open
+// no file; ConfigFromProperties reads a Config, and a Config it returns
+// that is never used should be closed (Config.Close: it may hold the log
+// file). The package example (Example) shows the whole cycle, and
+// cmd/zab-demo is a complete application (make peer ID=1).
+//
 // Startup restores the application (SetState with the newest snapshot)
 // and joins the ensemble. Propose returns at once with a cookie; the
 // message arrives later through Deliver on every peer, with its zxid and the
-// leader's timestamp filled in. Sync asks for DeliverSync on this peer after
-// everything committed anywhere before the call has been delivered here:
-// "Sync, then read" never reads stale data. Status reports LOOKING,
-// FOLLOWING or LEADING; LOOKING means messages in flight may be lost, and
-// Propose fails at once with ErrNoLeader until a leader is established.
+// leader's timestamp filled in, and the same (Proposer, Incarnation, Seq):
+// every Startup draws a new random incarnation, so that triple names one
+// request for ever. Sync asks for DeliverSync on this peer once everything
+// this peer proposed before the call and everything committed anywhere
+// before it has been delivered here: "Sync, then read" never reads stale
+// data, not even missing the reader's own writes. Status reports LOOKING,
+// FOLLOWING or LEADING. LOOKING means: a proposal still in flight may be
+// delivered later, under the next leader, or never; pending syncs are
+// dropped (their DeliverSync never comes); and Propose fails at once with
+// ErrNoLeader until a leader is established. A follower whose leader falls
+// silent while proposals or syncs of its application wait reports LOOKING
+// after half of syncLimit ticks, not syncLimit.
 //
 // # Guarantees
 //
@@ -33,13 +48,20 @@
 //   - Durability: a message is delivered only after a quorum has logged it
 //     with fsync; nothing delivered is lost when a minority crashes or when
 //     the whole ensemble is killed and restarted.
-//   - Exactly once: after a restart the application gets SetState with the
-//     newest snapshot, then the log suffix: it never sees a message twice
-//     and never misses one.
+//   - Exactly once: every committed message is delivered once on every
+//     peer, in order; after a restart the application gets SetState with
+//     the newest snapshot, then the log suffix, so it never sees a message
+//     twice nor skips one. (A proposal that is never committed is never
+//     delivered: see LOOKING above.)
 //   - Timestamps strictly increase along the order, also across leader
 //     changes and whatever the peers' clocks say.
 //
-// Callbacks come from one goroutine, never concurrently, in order.
+// Callbacks come from the peer's protocol goroutine, never concurrently, in
+// order, and block it: while Deliver, Status, GetState or SetState runs,
+// the peer answers nobody. A GetState that takes longer than syncLimit
+// ticks costs a leader its followers; see docs/zab.md for what a large
+// state costs. Callbacks may call Propose and Sync; Shutdown may be called
+// from any other goroutine at any time.
 //
 // # Configuration keys
 //
@@ -48,15 +70,22 @@
 // default 10), syncLimit (ticks, default 5), snapCount (deliveries between
 // snapshots, default 100000), and the logging keys log.level, log.file,
 // log.format (package logging). Every bad key or value is an error naming
-// the key, the file and the line. A relative path is relative to the
-// properties file's folder.
+// the key, the file and the line, peer addresses must be host:port with a
+// numeric port, and a key that differs from a known one only in case
+// ("ticktime") is an error. Any other unknown key is logged as a warning
+// with file and line; KnownKeys lists the keys taken as known (the
+// service's clientPort, maxClientCnxns, minSessionTimeout and
+// maxSessionTimeout included), and CheckKeys and UnknownKeys take more. A
+// relative path is relative to the properties file's folder.
 //
 // # Inside
 //
 // The protocol is package zab/core, a deterministic state machine proven
 // by the simulator in zab/sim; this package drives it with a clock, the
 // file storage of zab/storage and the TCP transport of zab/transport. One
-// goroutine drives the core and calls the application; Propose and Sync
-// step the core under a mutex, so they may be called from callbacks.
+// goroutine carries out what the core asks (disk, network, callbacks);
+// every call into the core, from that goroutine or from Propose and Sync,
+// holds one mutex that nobody holds while writing to disk or calling back,
+// so Propose and Sync work alike from any goroutine and from callbacks.
 // docs/threads.md lists every goroutine.
 package zab

@@ -43,8 +43,9 @@ type node struct {
 	wake    chan struct{} // Propose and Sync ask run to carry out the core's new output
 	failure error         // why run stopped by itself; set before done closes
 
-	snaps snapshotter
-	split core.Splitter // reused for every Ready
+	snaps    snapshotter
+	snapDone chan savedSnap // the background snapshot write's result
+	split    core.Splitter  // reused for every Ready
 }
 
 const (
@@ -100,6 +101,7 @@ func (n *node) Startup() error {
 		return err
 	}
 	n.wake = make(chan struct{}, 1)
+	n.snapDone = make(chan savedSnap, 1)
 	n.quit, n.done = make(chan struct{}), make(chan struct{})
 	n.state.Store(running)
 	go n.run()
@@ -232,6 +234,7 @@ func (n *node) enter(step func(*core.Core) (uint64, error)) (uint64, error) {
 // and carries out what the core asks, in batches.
 func (n *node) run() {
 	defer close(n.done)
+	defer n.snaps.abandon(n) // Shutdown closes the store next: no write may be left
 	ticker := time.NewTicker(n.cfg.TickTime)
 	defer ticker.Stop()
 	var recv <-chan core.Message
@@ -252,6 +255,12 @@ func (n *node) run() {
 			}
 			msg = &m
 		case <-n.wake:
+		case r := <-n.snapDone:
+			if err := n.snaps.done(n, r); err != nil {
+				n.failure = err
+				break
+			}
+			n.snaps.maybeTake(n) // deliveries counted on meanwhile
 		}
 		// Whatever woke us, take every message waiting too, so one disk
 		// write serves proposals and acknowledgements alike.
@@ -266,6 +275,7 @@ func (n *node) run() {
 		n.coreMu.Unlock()
 		n.process()
 	}
+	n.snaps.abandon(n)
 	n.lg.WithError(n.failure).Error("peer stopped: it cannot go on safely")
 	n.cb.Status(Looking, "") // messages in flight are lost: the application must know
 }

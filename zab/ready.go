@@ -1,9 +1,7 @@
 package zab
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 
 	"zablab/zab/core"
 )
@@ -20,6 +18,14 @@ func (n *node) process() {
 		}
 		rd := n.core.Ready()
 		n.coreMu.Unlock()
+		if rd.Snapshot != nil {
+			// An installed snapshot removes older ones: our own still being
+			// written must land first, or it would survive as a fallback.
+			if err := n.snaps.wait(n); err != nil {
+				n.failure = err
+				return
+			}
+		}
 		now, later := n.split.Split(rd.Messages)
 		n.send(now)
 		if err := n.store.Persist(&rd); err != nil {
@@ -27,7 +33,7 @@ func (n *node) process() {
 			return
 		}
 		n.send(later)
-		if err := n.callbacks(rd.Events); err != nil {
+		if err := n.deliver(rd.Events); err != nil {
 			n.failure = err
 			return
 		}
@@ -45,6 +51,15 @@ func (n *node) send(ms []core.Message) {
 	for _, m := range ms {
 		n.tr.Send(m)
 	}
+}
+
+// deliver runs the callbacks, or holds them back while a snapshot is
+// being written.
+func (n *node) deliver(evs []core.Event) error {
+	if n.snaps.hold(evs) {
+		return nil
+	}
+	return n.callbacks(evs)
 }
 
 // callbacks calls the application, in order.
@@ -76,79 +91,4 @@ func (n *node) leaderAddr(ev core.Event) string {
 		return a
 	}
 	return "local"
-}
-
-// snapshotter takes a snapshot every SnapCount deliveries and installs the
-// ones that arrive.
-type snapshotter struct {
-	since int        // deliveries since the newest snapshot
-	last  core.Entry // the newest delivery
-	prev  core.Zxid  // the snapshot before the newest: log files up to it may go
-}
-
-func (s *snapshotter) delivered(e core.Entry) {
-	s.since++
-	s.last = e
-}
-
-// restore hands a snapshot (nil: none) to the application.
-func (s *snapshotter) restore(n *node, snap *core.Snapshot) error {
-	if snap == nil {
-		return nil
-	}
-	m := snap.Meta
-	s.last = core.Entry{Zxid: m.Zxid, Timestamp: m.Timestamp, Proposer: m.Proposer, Incarnation: m.Incarnation, Seq: m.Seq}
-	s.since = 0
-	c := cookieOf(s.last)
-	if err := n.cb.SetState(bytes.NewReader(snap.Data), c); err != nil {
-		return fmt.Errorf("zab: SetState at %s: %w", snap.Meta.Zxid, err)
-	}
-	return nil
-}
-
-// maybeTake saves the application's state between two deliveries once
-// SnapCount deliveries have passed, then lets the log forget what it holds.
-// A failed snapshot is logged and tried again SnapCount deliveries later:
-// nothing is lost, the log just stays longer.
-func (s *snapshotter) maybeTake(n *node) {
-	if s.since < n.cfg.SnapCount || s.last.Zxid == 0 {
-		return
-	}
-	s.since = 0
-	l := s.last
-	meta := core.SnapshotMeta{Zxid: l.Zxid, Timestamp: l.Timestamp, Proposer: l.Proposer, Incarnation: l.Incarnation, Seq: l.Seq}
-	if err := saveSnapshot(n, meta); err != nil {
-		n.lg.WithError(err).Error("no snapshot taken")
-		return
-	}
-	if s.prev != 0 {
-		// Memory and disk keep the log back to the previous snapshot, so a
-		// follower up to snapCount behind still gets a DIFF, not a SNAP.
-		n.coreMu.Lock()
-		n.core.Compact(s.prev)
-		n.coreMu.Unlock()
-		// Snapshots below prev go with the log files: without the log
-		// after them they are no fallback (a restore would have a gap).
-		if err := n.store.Compact(s.prev); err != nil {
-			n.lg.WithError(err).Warn("old snapshots or log files not removed")
-		}
-	}
-	s.prev = meta.Zxid
-	n.lg.WithField("zxid", meta.Zxid).Info("snapshot taken")
-}
-
-// saveSnapshot streams GetState to the snapshot store when it can, so a
-// large state is not held in memory twice.
-func saveSnapshot(n *node, meta core.SnapshotMeta) error {
-	type streamer interface {
-		SaveFrom(core.SnapshotMeta, func(io.Writer) error) error
-	}
-	if st, ok := n.store.Snapshots.(streamer); ok {
-		return st.SaveFrom(meta, n.cb.GetState)
-	}
-	var buf bytes.Buffer
-	if err := n.cb.GetState(&buf); err != nil {
-		return fmt.Errorf("GetState: %w", err)
-	}
-	return n.store.Snapshots.Save(core.Snapshot{Meta: meta, Data: buf.Bytes()})
 }

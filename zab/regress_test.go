@@ -129,8 +129,8 @@ func TestCookiesUniqueAcrossRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.stop(f) // the proposer goes away; X may or may not have reached it
 	wait.For(t, "X on the leader", 5*time.Second, func() bool { got, _ := e.apps[l-1].snapshot(); return slices.Contains(got, "X") })
+	e.stop(f) // the proposer restarts; X may or may not have been delivered to it
 	e.start(f)
 	var cy TxnCookie
 	wait.For(t, "the restarted peer to take Y", 10*time.Second, func() bool {

@@ -92,8 +92,8 @@ func dataBytes(es []Entry) (n int) {
 
 // stepPropose appends the entries that extend the follower's log.
 func (c *Core) stepPropose(m Message) {
-	if c.phase == Discovery || m.Epoch > c.stable.CurrentEpoch ||
-		m.Epoch < c.stable.CurrentEpoch && !c.cfg.Bugs.AcceptOldEpoch {
+	old := m.Epoch < c.stable.CurrentEpoch
+	if c.phase == Discovery || m.Epoch > c.stable.CurrentEpoch || old && c.fencesOldEpochs() {
 		return
 	}
 	prev := m.Zxid
@@ -102,7 +102,7 @@ func (c *Core) stepPropose(m Message) {
 			prev = e.Zxid
 			continue // already have it
 		}
-		if c.log.last() != prev && !(c.cfg.Bugs.AcceptOldEpoch && m.Epoch < c.stable.CurrentEpoch) {
+		if c.log.last() != prev && (!old || c.fencesOldEpochs()) {
 			break // a gap: the leader resends when our ACKs stop moving
 		}
 		c.appendEntries(e)
@@ -167,10 +167,7 @@ func (c *Core) maybeCommit() {
 		}
 	}
 	c.ld.matchBuf = matches
-	need := c.quorum
-	if c.cfg.Bugs.CommitWithoutQuorum && need > 1 {
-		need--
-	}
+	need := c.commitQuorum()
 	if len(matches) < need {
 		return
 	}

@@ -42,16 +42,6 @@ type Config struct {
 	Bugs Bugs
 }
 
-// Bugs are deliberate protocol errors for the simulator's self-test.
-type Bugs struct {
-	CommitWithoutQuorum bool // leader commits with one ACK fewer than a quorum
-	ElectionIgnoresZxid bool // votes compare only peer ids
-	SkipSynchronization bool // a new leader commits its history before a quorum has it
-	AcceptOldEpoch      bool // epoch fencing off: followers take and count any NEWEPOCH, even below
-	// their acceptedEpoch, and PROPOSE of older epochs; leaders no longer
-	// compare a follower's epoch with their own (which would mask it)
-}
-
 const (
 	defaultMaxCounter = 0xffffffff
 	finalizeTicks     = 1 // ticks a peer waits after a quorum agrees, for a better vote

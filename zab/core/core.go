@@ -130,8 +130,8 @@ func (c *Core) Step(m Message, now int64) {
 	case Following:
 		if m.From == c.leader {
 			c.stepFollower(m)
-		} else if m.Type == MsgPropose && c.cfg.Bugs.AcceptOldEpoch {
-			c.stepPropose(m) // the bug: whoever sent it, whatever its epoch
+		} else if c.takesStrayPropose(m) {
+			c.stepPropose(m)
 		}
 	case Leading:
 		c.stepLeader(m)

@@ -30,7 +30,7 @@ func (c *Core) stepNewEpoch(m Message) {
 		return
 	}
 	switch {
-	case m.Epoch > c.stable.AcceptedEpoch || c.cfg.Bugs.AcceptOldEpoch:
+	case m.Epoch > c.stable.AcceptedEpoch || !c.fencesOldEpochs():
 		c.stable.AcceptedEpoch = m.Epoch
 		c.persistStable()
 		c.fol.counted = true
@@ -111,7 +111,7 @@ func (c *Core) stepAckEpoch(m Message, ps *peerState) {
 	}
 	theirs := Vote{Epoch: m.CurrentEpoch, Zxid: m.LastZxid}
 	ours := Vote{Epoch: c.stable.CurrentEpoch, Zxid: c.log.last()}
-	if ours.Less(theirs) && !c.cfg.Bugs.AcceptOldEpoch {
+	if ours.Less(theirs) && c.fencesOldEpochs() {
 		c.becomeLooking("a follower is more up to date than this leader")
 		return
 	}
@@ -137,7 +137,7 @@ func (c *Core) maybeEstablish() {
 			c.sendNewLeader(id, ps)
 		}
 	}
-	if c.cfg.Bugs.SkipSynchronization {
+	if c.skipsSynchronization() {
 		c.activate()
 		return
 	}

@@ -42,15 +42,6 @@ func (c *Core) selfVote() Vote {
 	return Vote{Leader: c.cfg.ID, Epoch: c.stable.CurrentEpoch, Zxid: c.log.last()}
 }
 
-// better reports whether w beats v; with the ElectionIgnoresZxid bug
-// switched on, ids alone decide.
-func (c *Core) better(w, v Vote) bool {
-	if c.cfg.Bugs.ElectionIgnoresZxid {
-		return w.Leader > v.Leader
-	}
-	return v.Less(w)
-}
-
 // voteMsg is this peer's notification for peer to.
 func (c *Core) voteMsg(to uint64) Message {
 	return Message{Type: MsgVote, To: to, Round: c.el.round, State: c.role, Vote: c.el.vote}
