@@ -1,0 +1,91 @@
+package server
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// TestMeasure is a first measurement, not a timed test: it runs only with
+// ZABLAB_MEASURE=1 (make it brief: go test -run Measure -v ./server).
+// 32 go-zookeeper clients on a 3-server ensemble of the reference Service
+// write 1 KiB values, then read them, for a few seconds each; it prints
+// operations per second and the p50 and p99 latency.
+func TestMeasure(t *testing.T) {
+	if os.Getenv("ZABLAB_MEASURE") == "" {
+		t.Skip("set ZABLAB_MEASURE=1 to measure throughput")
+	}
+	d := 5 * time.Second
+	if v, err := time.ParseDuration(os.Getenv("ZABLAB_MEASURE_FOR")); err == nil {
+		d = v
+	}
+	e := startEnsemble(t, 3)
+	const clients = 32
+	conns := make([]*zk.Conn, clients)
+	for i := range conns {
+		conns[i] = zkClient(t, 10*time.Second, e.addrs[i%3])
+	}
+	if _, err := conns[0].Create("/bench", nil, 0, acl); err != nil {
+		t.Fatal(err)
+	}
+	value := make([]byte, 1024)
+	for i, c := range conns {
+		if _, err := c.Create(fmt.Sprintf("/bench/k%d", i), value, 0, acl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(c *zk.Conn, i int) error {
+		_, err := c.Set(fmt.Sprintf("/bench/k%d", i), value, -1)
+		return err
+	}
+	read := func(c *zk.Conn, i int) error {
+		_, _, err := c.Get(fmt.Sprintf("/bench/k%d", i))
+		return err
+	}
+	for _, phase := range []struct {
+		name string
+		op   func(*zk.Conn, int) error
+	}{{"write (setData 1 KiB)", write}, {"read (getData 1 KiB)", read}} {
+		ops, p50, p99 := drive(t, conns, d, phase.op)
+		t.Logf("%-22s %d clients: %8.0f ops/s  p50 %v  p99 %v", phase.name, clients, ops, p50, p99)
+	}
+}
+
+// drive runs op in a closed loop on every connection for d.
+func drive(t *testing.T, conns []*zk.Conn, d time.Duration, op func(*zk.Conn, int) error) (float64, time.Duration, time.Duration) {
+	var mu sync.Mutex
+	var lat []time.Duration
+	var wg sync.WaitGroup
+	start := time.Now()
+	end := start.Add(d)
+	for i, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mine []time.Duration
+			for time.Now().Before(end) {
+				t0 := time.Now()
+				if err := op(c, i); err != nil {
+					t.Errorf("client %d: %v", i, err)
+					return
+				}
+				mine = append(mine, time.Since(t0))
+			}
+			mu.Lock()
+			lat = append(lat, mine...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	el := time.Since(start)
+	if len(lat) == 0 {
+		return 0, 0, 0
+	}
+	slices.Sort(lat)
+	return float64(len(lat)) / el.Seconds(), lat[len(lat)/2], lat[len(lat)*99/100]
+}
