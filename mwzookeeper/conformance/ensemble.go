@@ -67,8 +67,8 @@ func (c *T) start(n int, o svctest.Options) *ens {
 		if !started { // svctest.Start failed the test
 			c.gates.setStartFailed(n, fmt.Sprintf("an ensemble of %d replica(s) did not start and serve in %s %s",
 				n, c.part.ID, c.test.name))
-			c.Logf("%s: an ensemble of %d replica(s) did not start, or no replica reported Serving(true) within %s",
-				c.part.ID, n, o.LeaderTimeout)
+			c.Logf("%s: the ensemble of %d replica(s) did not come up (Start failed, or not every replica called Host.Serving(true) within %s); later tests with %d replica(s) are not run",
+				c.part.ID, n, o.LeaderTimeout, n)
 		}
 	}()
 	e := svctest.Start(c.T, c.f, n, o)
