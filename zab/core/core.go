@@ -20,8 +20,9 @@ type Restored struct {
 }
 
 // Core is one peer's protocol state machine. It is not safe for concurrent
-// use: one goroutine owns it and calls Tick, Step, Propose, Sync, Ready and
-// Advance.
+// use: its caller serializes every call to Tick, Step, Propose, Sync, Ready
+// and Advance (the simulator by calling from one goroutine, the runtime
+// with one mutex).
 type Core struct {
 	cfg    Config
 	voters map[uint64]bool
