@@ -23,7 +23,7 @@ func TestRestartedReplicaComesBackThroughSetState(t *testing.T) {
 		t.Fatal(err)
 	}
 	var last <-chan *resp
-	for k := 0; k < 4*snapCount; k++ {
+	for k := 0; k < 10*snapCount; k++ {
 		last = e.DoAsync(l, &req{Op: mwzookeeper.OpCreate, Session: s, Path: fmt.Sprintf("/r/%d", k), Data: []byte("x")})
 	}
 	mustOK(t, "last write", <-last)
@@ -36,7 +36,7 @@ func TestRestartedReplicaComesBackThroughSetState(t *testing.T) {
 		t.Fatalf("replica %d caught up without SetState", f)
 	}
 	r := mustOK(t, "read on the restarted replica", e.Do(t, f, &req{Op: mwzookeeper.OpGetChildren, Session: s, Path: "/r"}))
-	if len(r.Children) != 4*snapCount {
-		t.Fatalf("restarted replica has %d children of /r, want %d", len(r.Children), 4*snapCount)
+	if len(r.Children) != 10*snapCount {
+		t.Fatalf("restarted replica has %d children of /r, want %d", len(r.Children), 10*snapCount)
 	}
 }

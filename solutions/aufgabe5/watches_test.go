@@ -37,6 +37,7 @@ func TestWatchesFireOnceWithTheRightTypes(t *testing.T) {
 	mustOK(t, "setData again", e.Do(t, 1, &req{Op: mwzookeeper.OpSetData, Session: a, Path: "/w", Version: -1}))
 	mustOK(t, "create child", create(e, t, 1, a, "/w/c", "", mwzookeeper.Persistent))
 	mustOK(t, "create nowatch", create(e, t, 1, a, "/nowatch", "", mwzookeeper.Persistent))
+	mustOK(t, "sync", e.Do(t, 2, &req{Op: mwzookeeper.OpSync, Session: w, Path: "/"})) // reads are local: catch up first
 	mustOK(t, "getData watch", watch(mwzookeeper.OpGetData, "/w/c"))
 	mustOK(t, "delete child", e.Do(t, 1, &req{Op: mwzookeeper.OpDelete, Session: a, Path: "/w/c", Version: -1}))
 	want := []mwzookeeper.EventType{mwzookeeper.EventNodeCreated, mwzookeeper.EventNodeDataChanged,
