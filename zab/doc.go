@@ -56,12 +56,16 @@
 //   - Timestamps strictly increase along the order, also across leader
 //     changes and whatever the peers' clocks say.
 //
-// Callbacks come from the peer's protocol goroutine, never concurrently, in
-// order, and block it: while Deliver, Status, GetState or SetState runs,
-// the peer answers nobody. A GetState that takes longer than syncLimit
-// ticks costs a leader its followers; see docs/zab.md for what a large
-// state costs. Callbacks may call Propose and Sync; Shutdown may be called
-// from any other goroutine at any time.
+// Callbacks never run concurrently and come in order. Deliver, DeliverSync,
+// Status and SetState run on the peer's protocol goroutine and block it:
+// while one runs the peer answers nobody, so one that takes longer than
+// syncLimit ticks costs the peer its place in the ensemble. GetState runs
+// on a goroutine of its own, streaming to the snapshot file, while the
+// protocol goes on; the other callbacks are held back meanwhile and then
+// run in order, so a large state delays deliveries but does not cost the
+// ensemble its leader (docs/zab.md has the measurement). Callbacks may
+// call Propose and Sync; Shutdown may be called from any other goroutine
+// at any time.
 //
 // # Configuration keys
 //

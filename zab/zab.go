@@ -43,12 +43,12 @@ type Zab interface {
 	Sync() (TxnCookie, error)
 }
 
-// Callback is the application. The library calls it from its protocol
-// goroutine, never concurrently, in order. Every callback, GetState
-// included, blocks that goroutine: while it runs the peer neither answers
-// its leader nor its followers, so a callback that takes longer than
-// syncLimit ticks costs the peer its place in the ensemble. Callbacks may
-// call Propose and Sync, but not Shutdown.
+// Callback is the application. The library calls it never concurrently,
+// in order. Every callback but GetState runs on the protocol goroutine and
+// blocks it: while it runs the peer neither answers its leader nor its
+// followers, so a callback that takes longer than syncLimit ticks costs the
+// peer its place in the ensemble. Callbacks may call Propose and Sync, but
+// not Shutdown.
 type Callback interface {
 	// Deliver hands over the next message; message is shared with the
 	// library and must not be changed.
@@ -61,7 +61,10 @@ type Callback interface {
 	// leader's address ("" while LOOKING).
 	Status(status Status, leader string)
 	// GetState writes the state after the last delivered message. It runs
-	// on the protocol goroutine, between two deliveries.
+	// on a goroutine of its own, streaming to the snapshot file; no other
+	// callback runs until it returns (they are held back, and the protocol
+	// goes on meanwhile), so the state it sees is the one between two
+	// deliveries.
 	GetState(w io.Writer) error
 	// SetState replaces all state with what GetState wrote at lastCommit,
 	// the cookie of the last message the state contains (Proposer,
