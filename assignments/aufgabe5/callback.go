@@ -58,9 +58,10 @@ func (cb *callback) Status(st zab.Status, leader string) {
 	// (s.expiring).
 }
 
-// GetState writes the replicated state (A5.2). It runs on the callback
-// goroutine, the only one that changes the state, so it reads without
-// the apply lock and holds no lock across the writes.
+// GetState writes the replicated state (A5.2). Zab calls it while no
+// other callback runs, and only callbacks change the state, so it reads
+// without the apply lock and holds no lock across the writes (reads of
+// clients only read the tree meanwhile).
 func (cb *callback) GetState(w io.Writer) error {
 	return (*Service)(cb).writeState(w)
 }

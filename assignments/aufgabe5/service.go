@@ -88,6 +88,7 @@ func (s *Service) Start(p *properties.Properties, host mwzookeeper.Host) error {
 		return err
 	}
 	if err := s.zab.Startup(); err != nil {
+		s.zab = nil // nothing runs: Stop has nothing to stop
 		return fmt.Errorf("aufgabe5: start %s: %w", p.File(), err)
 	}
 	s.quit, s.loopDone = make(chan struct{}), make(chan struct{})

@@ -1,14 +1,62 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 )
 
+// gradeReport is the part of cmd/mwzk-grade's grade.json the check reads.
+type gradeReport struct {
+	Required, Bonus struct{ Earned, Possible int }
+	Parts           []struct {
+		ID    string
+		Tests []struct{ Name, Status string }
+	}
+	Problems []string
+}
+
 // zeroPoints checks that make grade, run on the untouched stubs in dir,
-// gave 0 points. out is its output.
+// ran every test of every part and gave 0 points. out is its output.
 func zeroPoints(dir string, out []byte) error {
-	// Filled in once cmd/mwzk-grade's report is known.
-	_ = dir
-	_ = out
-	return fmt.Errorf("%w: zeroPoints not written yet", errCheck)
+	data, err := os.ReadFile(filepath.Join(dir, "grade.json"))
+	if err != nil {
+		return fmt.Errorf("%w: make grade wrote no report: %v\n%s", errCheck, err, tail(string(out), 20))
+	}
+	var rep gradeReport
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return fmt.Errorf("%w: grade.json: %v", errCheck, err)
+	}
+	return checkZero(rep)
+}
+
+// checkZero says what is wrong with the stubs' grade, if anything: points
+// earned, a part or test that did not run, output outside the tests.
+func checkZero(rep gradeReport) error {
+	var bad []string
+	if rep.Required.Earned != 0 || rep.Bonus.Earned != 0 {
+		bad = append(bad, fmt.Sprintf("the stubs earned %d required and %d bonus points", rep.Required.Earned, rep.Bonus.Earned))
+	}
+	if rep.Required.Possible == 0 || len(rep.Parts) == 0 {
+		bad = append(bad, "no parts graded")
+	}
+	for _, p := range rep.Parts {
+		if len(p.Tests) == 0 {
+			bad = append(bad, p.ID+" has no tests")
+		}
+		for _, t := range p.Tests {
+			if t.Status != "fail" {
+				bad = append(bad, fmt.Sprintf("%s/%s: %s, want fail", p.ID, t.Name, t.Status))
+			}
+		}
+	}
+	for _, l := range rep.Problems {
+		bad = append(bad, "output outside the tests: "+l)
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("%w: make grade on the untouched stubs:\n  %s", errCheck, strings.Join(bad, "\n  "))
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -170,5 +171,24 @@ func TestExtractRefusesPathsOutside(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "evil")); err == nil {
 		t.Error("../evil was written")
+	}
+}
+
+func TestCheckZero(t *testing.T) {
+	var rep gradeReport
+	if err := json.Unmarshal([]byte(`{"required":{"earned":0,"possible":100},"bonus":{"earned":0,"possible":20},
+		"parts":[{"id":"A5.1","tests":[{"name":"TreeOperations","status":"fail"}]}]}`), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkZero(rep); err != nil {
+		t.Errorf("stubs failing every test: %v", err)
+	}
+	rep.Parts[0].Tests[0].Status = "skip"
+	rep.Bonus.Earned = 2
+	err := checkZero(rep)
+	for _, want := range []string{"A5.1/TreeOperations: skip", "0 required and 2 bonus points"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("checkZero: %v, want it to say %q", err, want)
+		}
 	}
 }
