@@ -7,7 +7,6 @@ import (
 
 	"zablab/client"
 	"zablab/client/internal/zktest"
-	"zablab/mwzookeeper"
 )
 
 func TestMain(m *testing.M) { zktest.Main(m) }
@@ -64,22 +63,4 @@ func next(t *testing.T, what string, ch <-chan client.Event, d time.Duration) cl
 		t.Fatalf("no event within %s: %s", d, what)
 	}
 	return client.Event{}
-}
-
-// removeAll deletes path and everything under it, if it exists.
-func removeAll(t *testing.T, z *client.MWZooKeeper, path string) {
-	t.Helper()
-	children, err := z.GetChildren(path)
-	if errors.Is(err, mwzookeeper.ErrNoNode) {
-		return
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range children {
-		removeAll(t, z, path+"/"+c)
-	}
-	if err := z.Delete(path, -1); err != nil && !errors.Is(err, mwzookeeper.ErrNoNode) {
-		t.Fatal(err)
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"zablab/client/internal/zktest"
 	"zablab/mwzookeeper"
 )
 
@@ -75,6 +76,17 @@ func TestNilAndEmptyData(t *testing.T) {
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("getData %s = %q, %v; want %q", path, got, err, want)
 		}
+	}
+	// ZooKeeper keeps data never set apart from empty data (null on the
+	// wire, which zkCli prints as "null"); our service does not (yet):
+	// its transaction codec stores both as empty.
+	got, _ := z.GetData(r+"/nil", nil)
+	empty, _ := z.GetData(r+"/empty", nil)
+	switch {
+	case zktest.UseRealZK() && (got != nil || empty == nil):
+		t.Fatalf("ZooKeeper: getData of a node without data = %#v, of empty data %#v; want nil and []byte{}", got, empty)
+	case got != nil:
+		t.Logf("known difference from ZooKeeper: a node created without data reads back as %#v, not nil", got)
 	}
 }
 

@@ -1,0 +1,162 @@
+package shell
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"zablab/mwzookeeper"
+)
+
+// call is one parsed command line.
+type call struct {
+	w     io.Writer
+	flags map[string]string // "-s" -> "" (switch) or the value ("-v" -> "3")
+	args  []string          // positional arguments
+}
+
+func (c *call) has(flag string) bool { _, ok := c.flags[flag]; return ok }
+
+// command is one of the shell's commands.
+type command struct {
+	usage    string   // zkCli's usage line
+	switches []string // flags without a value
+	valued   []string // flags with a value
+	min, max int      // positional arguments
+	needZK   bool
+	run      func(s *Shell, c *call) error
+}
+
+var commands map[string]*command
+
+func init() {
+	commands = map[string]*command{
+		"connect":      {usage: "connect host:port", min: 1, max: 1, run: (*Shell).cmdConnect},
+		"close":        {usage: "close ", run: (*Shell).cmdClose},
+		"create":       {usage: "create [-s] [-e] path [data]", switches: []string{"-s", "-e"}, min: 1, max: 2, needZK: true, run: (*Shell).cmdCreate},
+		"get":          {usage: "get [-s] [-w] path", switches: []string{"-s", "-w"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdGet},
+		"set":          {usage: "set [-s] [-v version] path data", switches: []string{"-s"}, valued: []string{"-v"}, min: 2, max: 2, needZK: true, run: (*Shell).cmdSet},
+		"stat":         {usage: "stat [-w] path", switches: []string{"-w"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdStat},
+		"ls":           {usage: "ls [-s] [-w] [-R] path", switches: []string{"-s", "-w", "-R"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdLs},
+		"delete":       {usage: "delete [-v version] path", valued: []string{"-v"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdDelete},
+		"deleteall":    {usage: "deleteall path", min: 1, max: 1, needZK: true, run: (*Shell).cmdDeleteAll},
+		"sync":         {usage: "sync path", min: 1, max: 1, needZK: true, run: (*Shell).cmdSync},
+		"printwatches": {usage: "printwatches on|off", max: 1, run: (*Shell).cmdPrintWatches},
+		"quit":         {usage: "quit ", run: nil},
+		"exit":         {usage: "exit ", run: nil},
+		"help":         {usage: "help ", run: (*Shell).cmdHelp},
+	}
+}
+
+// usageText lists every command, as zkCli's help does.
+func usageText() string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("mwzk-cli -server host:port[,host:port...] cmd args\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "\t%s\n", commands[n].usage)
+	}
+	return b.String()
+}
+
+// dispatch runs args; path is the node the command was about, for the
+// error message.
+func (s *Shell) dispatch(w io.Writer, args []string) (quit bool, path string, err error) {
+	cmd, ok := commands[args[0]]
+	if !ok {
+		return false, "", usageError(usageText() + "Command not found: " + args[0])
+	}
+	if args[0] == "quit" || args[0] == "exit" {
+		return true, "", nil
+	}
+	c, err := parse(cmd, args[1:])
+	if err != nil {
+		return false, "", err
+	}
+	c.w = w
+	if len(c.args) > 0 {
+		path = c.args[0]
+	}
+	if cmd.needZK {
+		if s.zk == nil {
+			return false, path, errNotConnected
+		}
+		if strings.HasPrefix(cmd.usage, "create") {
+			err = checkPath(path, c.has("-s"))
+		} else {
+			err = checkPath(path, false)
+		}
+		if err != nil {
+			return false, path, err
+		}
+	}
+	return false, path, cmd.run(s, c)
+}
+
+// parse splits flags from positional arguments. Flags come first: the
+// first word that is not a known flag starts the arguments, so data may
+// begin with '-'.
+func parse(cmd *command, words []string) (*call, error) {
+	c := &call{flags: map[string]string{}}
+	i := 0
+	for ; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case contains(cmd.switches, w):
+			c.flags[w] = ""
+			continue
+		case contains(cmd.valued, w):
+			if i+1 >= len(words) {
+				return nil, usageError(cmd.usage)
+			}
+			c.flags[w] = words[i+1]
+			i++
+			continue
+		case strings.HasPrefix(w, "-") && len(w) > 1 && len(c.args) == 0 && !strings.HasPrefix(w, "-/"):
+			return nil, usageError(cmd.usage)
+		}
+		break
+	}
+	c.args = words[i:]
+	if len(c.args) < cmd.min || len(c.args) > cmd.max {
+		return nil, usageError(cmd.usage)
+	}
+	return c, nil
+}
+
+func contains(list []string, w string) bool {
+	for _, x := range list {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPath validates a path before anything is sent, so that the user
+// sees zkCli's path messages rather than a wrapped client error.
+func checkPath(path string, sequential bool) error {
+	if err := mwzookeeper.ValidatePath(path, sequential); err != nil {
+		return fmt.Errorf("%w: %w", errBadPath, err)
+	}
+	return nil
+}
+
+// version reads -v, -1 when absent.
+func (c *call) version() (int32, error) {
+	v, ok := c.flags["-v"]
+	if !ok {
+		return -1, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 32)
+	if err != nil {
+		return 0, usageError(fmt.Sprintf("version %q is not a number", v))
+	}
+	return int32(n), nil
+}

@@ -1,0 +1,228 @@
+package shell
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"zablab/client"
+	"zablab/mwzookeeper"
+)
+
+// Options configure a Shell. The zero value writes nowhere; mwzk-cli sets
+// Out and Err to the terminal.
+type Options struct {
+	Out, Err       io.Writer
+	SessionTimeout time.Duration // default 30s, zkCli's
+	ConnectTimeout time.Duration // default 10s
+	// SessionEvents prints a WATCHER:: block for every change of the
+	// session's state (connected, disconnected, ...), as zkCli does.
+	// mwzk-cli turns it on except for a single command given as arguments,
+	// whose output a script reads.
+	SessionEvents bool
+	Logger        logrus.FieldLogger
+}
+
+// ErrFailed is what Run returns when at least one command failed.
+var ErrFailed = errors.New("shell: a command failed")
+
+// Shell is one zkCli-like session: a connection string, at most one
+// handle, and the printwatches switch.
+type Shell struct {
+	opts Options
+
+	mu           sync.Mutex // orders all output: watch goroutines print too
+	printWatches bool       // guarded by mu
+	servers      string
+	zk           *client.MWZooKeeper
+	count        int
+}
+
+// New returns a shell for the servers in servers ("host:port,host:port").
+// It does not connect yet: call Connect, or let the user type connect.
+func New(servers string, o Options) *Shell {
+	if o.Out == nil {
+		o.Out = io.Discard
+	}
+	if o.Err == nil {
+		o.Err = io.Discard
+	}
+	if o.SessionTimeout == 0 {
+		o.SessionTimeout = 30 * time.Second
+	}
+	if o.ConnectTimeout == 0 {
+		o.ConnectTimeout = 10 * time.Second
+	}
+	return &Shell{opts: o, servers: servers, printWatches: true}
+}
+
+// Connect opens a session with the shell's servers, closing any earlier
+// one.
+func (s *Shell) Connect() error {
+	s.Close()
+	opts := []client.Option{client.WithConnectTimeout(s.opts.ConnectTimeout), client.WithStateCallback(s.onState)}
+	if s.opts.Logger != nil {
+		opts = append(opts, client.WithLogger(s.opts.Logger))
+	}
+	zk, err := client.Connect(strings.Split(s.servers, ","), s.opts.SessionTimeout, opts...)
+	if err != nil {
+		return err
+	}
+	s.zk = zk
+	return nil
+}
+
+// Close ends the session, if any.
+func (s *Shell) Close() {
+	if s.zk != nil {
+		s.zk.Close()
+	}
+}
+
+// Prompt is zkCli's prompt: "[mwzk: 127.0.0.1:13181(CONNECTED) 3] ".
+func (s *Shell) Prompt() string {
+	where, state := s.servers, "CLOSED"
+	if s.zk != nil {
+		state = s.zk.State().String()
+		if srv := s.zk.Server(); srv != "" {
+			where = srv
+		}
+	}
+	return fmt.Sprintf("[mwzk: %s(%s) %d] ", where, state, s.count)
+}
+
+// Run executes the commands read from in, one per line, until the input
+// ends or a quit. With prompt set it prints the prompt before each line.
+// It returns ErrFailed if any command failed.
+func (s *Shell) Run(in io.Reader, prompt bool) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), mwzookeeper.MaxData+4096)
+	failed := false
+	for {
+		if prompt {
+			s.write(s.opts.Out, s.Prompt())
+		}
+		if !sc.Scan() {
+			break
+		}
+		quit, err := s.Exec(sc.Text())
+		if err != nil {
+			failed = true
+		}
+		if quit {
+			break
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("shell: reading commands: %w", err)
+	}
+	if failed {
+		return ErrFailed
+	}
+	return nil
+}
+
+// Exec runs one command line, prints its output and its error message,
+// and returns the error; quit says the user asked to leave.
+func (s *Shell) Exec(line string) (quit bool, err error) {
+	args, err := split(line)
+	if err != nil {
+		s.write(s.opts.Err, err.Error()+"\n")
+		return false, err
+	}
+	if len(args) == 0 {
+		return false, nil
+	}
+	s.count++
+	var out bytes.Buffer
+	quit, path, err := s.dispatch(&out, args)
+	s.write(s.opts.Out, out.String())
+	if err != nil {
+		s.write(s.opts.Err, message(err, path)+"\n")
+	}
+	return quit, err
+}
+
+// write prints text in one piece, never in the middle of a watch's block.
+func (s *Shell) write(w io.Writer, text string) {
+	if text == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	io.WriteString(w, text)
+}
+
+// onState prints the session's state changes as zkCli's watcher does.
+func (s *Shell) onState(st client.State) {
+	if !s.opts.SessionEvents {
+		return
+	}
+	names := map[client.State]string{client.StateConnected: "SyncConnected",
+		client.StateDisconnected: "Disconnected", client.StateExpired: "Expired", client.StateClosed: "Closed"}
+	if name, ok := names[st]; ok {
+		s.watcher(name, "None", "null")
+	}
+}
+
+// watcher prints one WATCHER:: block if printwatches is on.
+func (s *Shell) watcher(state, typ, path string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.printWatches {
+		fmt.Fprintf(s.opts.Out, "\nWATCHER::\n\nWatchedEvent state:%s type:%s path:%s\n", state, typ, path)
+	}
+}
+
+// watch prints the event ch delivers, once, when it comes. The goroutine
+// ends with the event or with the session (the handle ends every watch on
+// Close).
+func (s *Shell) watch(ch <-chan client.Event) {
+	go func() {
+		ev, ok := <-ch
+		if ok && ev.Err == nil {
+			s.watcher("SyncConnected", ev.Type.String(), ev.Path)
+		}
+	}()
+}
+
+// split cuts a command line into words; single and double quotes group
+// words with spaces ("create /a 'hello world'").
+func split(line string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	in, quote := false, rune(0)
+	for _, r := range line {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '"' || r == '\'':
+			quote, in = r, true
+		case r == ' ' || r == '\t':
+			if in {
+				words = append(words, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteRune(r)
+			in = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unbalanced quote %c in: %s", quote, line)
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}

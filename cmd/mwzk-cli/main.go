@@ -1,0 +1,97 @@
+// Command mwzk-cli is a zkCli-like shell for MWZooKeeper (and any
+// ZooKeeper):
+//
+//	mwzk-cli [-server host:port[,host:port...]] [command args...]
+//
+// Without a command it reads commands from standard input, with a prompt
+// when that is a terminal; with one it runs it and exits, non-zero if it
+// failed. MWZK_CLI_CONNECT_TIMEOUT (a Go duration, default 10s) bounds
+// the wait for a session. The shell itself is package zablab/client/shell.
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"zablab/client/shell"
+)
+
+// defaultServer is peer 1's clientPort in testdata/ensemble3 (make run).
+const defaultServer = "127.0.0.1:13181"
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	servers := defaultServer
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		switch args[0] {
+		case "-server", "--server":
+			if len(args) < 2 {
+				fmt.Fprintln(os.Stderr, "mwzk-cli: -server needs host:port[,host:port...]")
+				return 2
+			}
+			servers, args = args[1], args[2:]
+		case "-h", "-help", "--help":
+			fmt.Println("usage: mwzk-cli [-server host:port[,host:port...]] [command args...]")
+			fmt.Print("commands:\n")
+			_, _ = shell.New(servers, shell.Options{Out: os.Stdout}).Exec("help")
+			return 0
+		default:
+			fmt.Fprintf(os.Stderr, "mwzk-cli: unknown option %s (try -help)\n", args[0])
+			return 2
+		}
+	}
+	oneShot := len(args) > 0
+	opts := shell.Options{Out: os.Stdout, Err: os.Stderr, SessionEvents: !oneShot}
+	if d, err := time.ParseDuration(os.Getenv("MWZK_CLI_CONNECT_TIMEOUT")); err == nil {
+		opts.ConnectTimeout = d
+	}
+	sh := shell.New(servers, opts)
+	defer sh.Close()
+	if !oneShot {
+		fmt.Printf("Connecting to %s\n", servers)
+	}
+	if err := sh.Connect(); err != nil {
+		fmt.Fprintf(os.Stderr, "mwzk-cli: %v\n", err)
+		if oneShot {
+			return 1
+		}
+	}
+	if oneShot {
+		if _, err := sh.Exec(quote(args)); err != nil {
+			return 1
+		}
+		return 0
+	}
+	if err := sh.Run(os.Stdin, isTerminal(os.Stdin)); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// quote rejoins arguments into one command line, quoting those the shell
+// would split ("set /a 'hello world'").
+func quote(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"") {
+			q := "'"
+			if strings.Contains(a, "'") {
+				q = `"`
+			}
+			a = q + a + q
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
+}
+
+// isTerminal says whether f is a terminal (prompt) rather than a pipe.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
