@@ -1,10 +1,11 @@
 # Running an ensemble and talking to it (make run, make cli).
 .PHONY: run run1 run5 cli run-bins
 
-# The Service the peers run: the reference solution where the tree has it,
-# else the student's (a handout has no solutions/). make run IMPL=assignment
-# runs your own code.
-IMPL ?= $(if $(wildcard solutions/aufgabe5),solution,assignment)
+# The Service the peers run: IMPL if given (make run IMPL=assignment runs
+# your own code), else the reference solution where the tree has it and
+# the student's where it does not (a handout has no solutions/). Its own
+# variable, since grade.mk's IMPL defaults to assignment.
+RUN_IMPL = $(if $(filter command line environment,$(origin IMPL)),$(IMPL),$(if $(wildcard solutions/aufgabe5),solution,assignment))
 # Where make cli connects: the client ports of testdata/ensemble3.
 SERVER ?= 127.0.0.1:13181,127.0.0.1:13281,127.0.0.1:13381
 
@@ -13,13 +14,13 @@ run-bins:
 	$(GO) build -o bin/ ./cmd/mwzk-server ./cmd/mwzk-run
 
 run: run-bins ## 3-peer MWZooKeeper ensemble of testdata/ensemble3 in the foreground (Ctrl-C stops it); IMPL=assignment for yours
-	./bin/mwzk-run --ensemble testdata/ensemble3 --bin bin/mwzk-server --impl $(IMPL)
+	./bin/mwzk-run --ensemble testdata/ensemble3 --bin bin/mwzk-server --impl $(RUN_IMPL)
 
 run1: run-bins ## the 1-peer ensemble of testdata/ensemble1 (client port 11181)
-	./bin/mwzk-run --ensemble testdata/ensemble1 --bin bin/mwzk-server --impl $(IMPL)
+	./bin/mwzk-run --ensemble testdata/ensemble1 --bin bin/mwzk-server --impl $(RUN_IMPL)
 
 run5: run-bins ## the 5-peer ensemble of testdata/ensemble5 (client ports 15181..15581)
-	./bin/mwzk-run --ensemble testdata/ensemble5 --bin bin/mwzk-server --impl $(IMPL)
+	./bin/mwzk-run --ensemble testdata/ensemble5 --bin bin/mwzk-server --impl $(RUN_IMPL)
 
 cli: ## the mwzk-cli shell on make run's ensemble; CMD="ls /" runs one command, SERVER=host:port,... another ensemble
 	@mkdir -p bin
