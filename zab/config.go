@@ -243,8 +243,24 @@ func (c *Config) ids() (voters, observers []uint64) {
 	return voters, observers
 }
 
-// check refuses a Config built in code that no peer could run with.
+// check fills the zero values of a Config built in code with the defaults
+// and refuses one no peer could run with.
 func (c *Config) check(single bool) error {
+	if c.TickTime == 0 {
+		c.TickTime = DefaultTickTime
+	}
+	for _, d := range []struct {
+		v   *int
+		def int
+	}{{&c.InitLimit, DefaultInitLimit}, {&c.SyncLimit, DefaultSyncLimit},
+		{&c.SnapCount, DefaultSnapCount}} {
+		if *d.v == 0 {
+			*d.v = d.def
+		}
+	}
+	if c.DataSnapDir == "" {
+		c.DataSnapDir = c.DataLogDir
+	}
 	switch {
 	case c.ID == 0:
 		return fmt.Errorf("%w: ID (myid) must be positive", ErrConfig)
@@ -256,9 +272,6 @@ func (c *Config) check(single bool) error {
 		return fmt.Errorf("%w: InitLimit and SyncLimit must be at least 2, SnapCount at least 1", ErrConfig)
 	case !single && c.addr(c.ID) == "":
 		return fmt.Errorf("%w: peer %d is not among Peers", ErrConfig, c.ID)
-	}
-	if c.DataSnapDir == "" {
-		c.DataSnapDir = c.DataLogDir
 	}
 	return nil
 }

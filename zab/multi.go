@@ -24,9 +24,11 @@ func NewMultiZab(cb Callback, p *properties.Properties) (*MultiZab, error) {
 	return z, err
 }
 
-// NewMultiZabFromConfig builds one peer of an ensemble from cfg. It opens no
-// file and no socket: Startup opens the storage and the listener. Shutdown
-// closes the log output cfg carries.
+// NewMultiZabFromConfig builds one peer of an ensemble from cfg; zero
+// TickTime, InitLimit, SyncLimit, SnapCount and DataSnapDir take the
+// defaults, ID, Peers and DataLogDir are required. It opens no file and no
+// socket: Startup opens the storage and the listener. Shutdown closes the
+// log output cfg carries.
 func NewMultiZabFromConfig(cb Callback, cfg Config) (*MultiZab, error) {
 	if err := cfg.check(false); err != nil {
 		return nil, err

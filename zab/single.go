@@ -20,7 +20,8 @@ func NewSingleZab(cb Callback, p *properties.Properties) (*SingleZab, error) {
 	return z, err
 }
 
-// NewSingleZabFromConfig builds a lone peer from cfg (Peers is ignored). It
+// NewSingleZabFromConfig builds a lone peer from cfg (Peers is ignored;
+// zero tuning fields take the defaults; ID and DataLogDir are required). It
 // opens no file: Startup opens the storage. Shutdown closes the log output
 // cfg carries.
 func NewSingleZabFromConfig(cb Callback, cfg Config) (*SingleZab, error) {
