@@ -33,6 +33,7 @@ type fake struct {
 type fakeNode struct {
 	data    []byte
 	version int32
+	mzxid   int64
 }
 
 func newFake() *fake {
@@ -93,6 +94,14 @@ func (f *fake) heldCount() int {
 	return len(f.held)
 }
 
+// setDirect changes a node behind every client's back.
+func (f *fake) setDirect(path string, data []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := f.nodes[path]
+	f.write(path, fakeNode{data: data, version: n.version + 1}, mw.EventNodeDataChanged)
+}
+
 // expire drops a session as if it had timed out.
 func (f *fake) expire(id int64) {
 	f.mu.Lock()
@@ -147,11 +156,15 @@ func (f *fake) apply(req *mw.Request) *mw.Response {
 
 func (f *fake) lookup(path string) (mw.MWStat, bool) {
 	n, ok := f.nodes[path]
-	return mw.MWStat{Version: n.version, DataLength: int32(len(n.data))}, ok
+	return mw.MWStat{Czxid: n.mzxid, Mzxid: n.mzxid, Pzxid: n.mzxid, Version: n.version, DataLength: int32(len(n.data))}, ok
 }
 
 func (f *fake) tree(req *mw.Request, r *mw.Response) {
 	n, exists := f.nodes[req.Path]
+	if req.Path == "/lost" {
+		r.Err = mw.ErrConnectionLoss // as a Service whose replica lost its leader
+		return
+	}
 	switch req.Op {
 	case mw.OpCreate, mw.OpCreate2:
 		if exists {
@@ -200,8 +213,9 @@ func (f *fake) tree(req *mw.Request, r *mw.Response) {
 }
 
 func (f *fake) write(path string, n fakeNode, ev mw.EventType) {
-	f.nodes[path] = n
 	f.zxid++
+	n.mzxid = f.zxid
+	f.nodes[path] = n
 	f.watches.Fire(f.host, mw.WatchEvent{Type: ev, Path: path, Zxid: f.zxid})
 }
 

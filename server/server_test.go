@@ -382,3 +382,40 @@ func TestMaxClientCnxns(t *testing.T) {
 		t.Fatal("a third connection from one IP was accepted with maxClientCnxns=2")
 	}
 }
+
+func TestConnectionLossReplyClosesConnection(t *testing.T) {
+	s := startServer(t, newFake(), testProps)
+	r := dialRaw(t, s.Addr())
+	r.connect(0, make([]byte, 16), 1000)
+	r.request(1, mw.OpGetData, "/lost", false)
+	if !r.closed() {
+		t.Fatal("a ConnectionLoss reply was sent instead of closing the connection")
+	}
+}
+
+// TestSetWatchesOnReconnect: a change made while a client was away fires its
+// watch when it comes back (go-zookeeper re-sends its watches).
+func TestSetWatchesOnReconnect(t *testing.T) {
+	f := newFake()
+	s := startServer(t, f, testProps)
+	c := zkClient(t, 2*time.Second, s.Addr().String())
+	if _, err := c.Create("/x", []byte("1"), 0, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	_, _, ch, err := c.GetW("/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Host().Serving(false)
+	wait.For(t, "the client to lose its connection", 10*time.Second, func() bool { return c.State() != zk.StateHasSession })
+	f.setDirect("/x", []byte("2"))
+	s.Host().Serving(true)
+	select {
+	case ev := <-ch:
+		if ev.Type != zk.EventNodeDataChanged || ev.Path != "/x" {
+			t.Fatalf("event %+v, want NodeDataChanged on /x", ev)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event for a change made while the client was away")
+	}
+}
