@@ -62,8 +62,16 @@ func TestEnsembleFailover(t *testing.T) {
 	acked, stop := writeLoad(t, all, 8)
 	wait.For(t, "200 acknowledged writes", 30*time.Second, func() bool { return acked.count() >= 200 })
 	leader.cmd.Process.Kill() // SIGKILL, by PID
-	before := acked.count()
-	wait.For(t, "200 more acknowledged writes after the kill", 40*time.Second, func() bool { return acked.count() >= before+200 })
+	before, each := acked.count(), acked.perClient()
+	wait.For(t, "200 more acknowledged writes after the kill, and every client writing again", 40*time.Second, func() bool {
+		now := acked.perClient()
+		for i := range each {
+			if now[i] == each[i] {
+				return false
+			}
+		}
+		return acked.count() >= before+200
+	})
 	stop()
 
 	for _, p := range others {
@@ -102,10 +110,23 @@ func TestEnsembleFailover(t *testing.T) {
 type ackSet struct {
 	mu    sync.Mutex
 	names []string
+	per   []int // acknowledged writes by client
 }
 
-func (a *ackSet) add(n string) { a.mu.Lock(); a.names = append(a.names, n); a.mu.Unlock() }
-func (a *ackSet) count() int   { a.mu.Lock(); defer a.mu.Unlock(); return len(a.names) }
+func (a *ackSet) add(client int, n string) {
+	a.mu.Lock()
+	a.names = append(a.names, n)
+	a.per[client]++
+	a.mu.Unlock()
+}
+
+func (a *ackSet) perClient() []int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]int(nil), a.per...)
+}
+
+func (a *ackSet) count() int { a.mu.Lock(); defer a.mu.Unlock(); return len(a.names) }
 func (a *ackSet) list() []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -118,7 +139,7 @@ func writeLoad(t *testing.T, addrs []string, n int) (*ackSet, func()) {
 	if _, err := setup.Create("/w", nil, 0, acl); err != nil {
 		t.Fatal(err)
 	}
-	acked := &ackSet{}
+	acked := &ackSet{per: make([]int, n)}
 	var quit atomic.Bool
 	var wg sync.WaitGroup
 	for i := range n {
@@ -129,7 +150,7 @@ func writeLoad(t *testing.T, addrs []string, n int) (*ackSet, func()) {
 			for k := 0; k < 100000 && !quit.Load(); k++ {
 				name := fmt.Sprintf("c%d-%d", i, k)
 				if _, err := c.Create("/w/"+name, []byte(name), 0, acl); err == nil {
-					acked.add(name)
+					acked.add(i, name)
 				}
 			}
 		}()
