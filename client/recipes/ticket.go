@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"zablab/client"
 	"zablab/mwzookeeper"
@@ -18,6 +19,9 @@ type ticket struct {
 	dir    string
 	prefix string // name prefix: "lock-" or "n-"
 	node   string // our node's full path, "" when we hold no ticket
+
+	// watching is the node we wait on, for tests of the no-herd rule.
+	watching atomic.Pointer[string]
 }
 
 // ensurePath creates path and its missing parents as persistent nodes.
@@ -117,6 +121,7 @@ func (t *ticket) waitFirst(ctx context.Context) error {
 		if !ok {
 			continue // gone between the listing and the watch
 		}
+		t.watching.Store(&pred)
 		select {
 		case ev := <-ch:
 			if ev.Err != nil {
