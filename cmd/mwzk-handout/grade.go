@@ -19,17 +19,23 @@ type gradeReport struct {
 }
 
 // zeroPoints checks that make grade, run on the untouched stubs in dir,
-// ran every test of every part and gave 0 points. out is its output.
-func zeroPoints(dir string, out []byte) error {
+// ran every test of every part and gave 0 points, and sums the grade up.
+// out is its output.
+func zeroPoints(dir string, out []byte) (string, error) {
 	data, err := os.ReadFile(filepath.Join(dir, "grade.json"))
 	if err != nil {
-		return fmt.Errorf("%w: make grade wrote no report: %v\n%s", errCheck, err, tail(string(out), 20))
+		return "", fmt.Errorf("%w: make grade wrote no report: %v\n%s", errCheck, err, tail(string(out), 20))
 	}
 	var rep gradeReport
 	if err := json.Unmarshal(data, &rep); err != nil {
-		return fmt.Errorf("%w: grade.json: %v", errCheck, err)
+		return "", fmt.Errorf("%w: grade.json: %v", errCheck, err)
 	}
-	return checkZero(rep)
+	tests := 0
+	for _, p := range rep.Parts {
+		tests += len(p.Tests)
+	}
+	return fmt.Sprintf("required %d / %d, bonus %d / %d, %d tests of %d parts failed",
+		rep.Required.Earned, rep.Required.Possible, rep.Bonus.Earned, rep.Bonus.Possible, tests, len(rep.Parts)), checkZero(rep)
 }
 
 // checkZero says what is wrong with the stubs' grade, if anything: points
