@@ -215,9 +215,11 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 
 func noReply(*mwzookeeper.Response) {}
 
-// auth answers an auth packet. There are no ACLs: the schemes every client
-// has anyway (world, ip) succeed; any other would claim an identity this
-// server cannot check, so it fails honestly.
+// auth answers an auth packet as ZooKeeper's providers do: world and ip
+// are identities every client has, and digest accepts any user:password
+// (in ZooKeeper it only names an identity for ACLs, which this server does
+// not have). A scheme ZooKeeper has no provider for fails; Java clients and
+// kazoo then treat the session as unusable, as with ZooKeeper.
 func (c *conn) auth(body []byte) error {
 	if len(body) < 8 {
 		return mwzookeeper.ErrMarshallingError
@@ -226,10 +228,11 @@ func (c *conn) auth(body []byte) error {
 	if err != nil {
 		return mwzookeeper.ErrMarshallingError
 	}
-	if scheme == "world" || scheme == "ip" {
+	switch scheme {
+	case "world", "ip", "digest":
 		return nil
 	}
-	c.log.WithField("scheme", scheme).Info("auth refused: this server has no ACLs and checks no credentials")
+	c.log.WithField("scheme", scheme).Info("auth refused: no provider for this scheme")
 	return mwzookeeper.ErrAuthFailed
 }
 

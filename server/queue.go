@@ -245,7 +245,7 @@ func (c *conn) writeLoop() {
 		c.queued -= len(buf)
 		c.mu.Unlock()
 		if len(buf) == 0 { // draining, nothing owed
-			c.close("session closed")
+			c.closeQuiet("session closed")
 			return
 		}
 		if _, err := c.nc.Write(buf); err != nil {

@@ -139,11 +139,13 @@ func TestPingsAndAuth(t *testing.T) {
 		t.Errorf("the Service saw %d pings, want 1", pings)
 	}
 	c := zkClient(t, 2*time.Second, s.Addr().String())
-	if err := c.AddAuth("digest", []byte("u:p")); !errors.Is(err, zk.ErrAuthFailed) {
-		t.Errorf("digest auth: got %v, want ErrAuthFailed", err)
+	for _, scheme := range []string{"world", "ip", "digest"} {
+		if err := c.AddAuth(scheme, []byte("u:p")); err != nil {
+			t.Errorf("%s auth: %v", scheme, err)
+		}
 	}
-	if err := c.AddAuth("world", []byte("anyone")); err != nil {
-		t.Errorf("world auth: %v", err)
+	if err := c.AddAuth("x509", []byte("cert")); !errors.Is(err, zk.ErrAuthFailed) {
+		t.Errorf("x509 auth: got %v, want ErrAuthFailed", err)
 	}
 }
 
