@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,6 +43,9 @@ type fakeServer struct {
 	results  chan error // one per exchange: nil or what was wrong
 	connects chan ConnectRequest
 	done     chan struct{}
+
+	mu   sync.Mutex
+	conn net.Conn // the connection being served, closed at cleanup
 }
 
 func startFakeServer(t *testing.T) *fakeServer {
@@ -58,7 +62,15 @@ func startFakeServer(t *testing.T) *fakeServer {
 	s := &fakeServer{addr: addr, ln: ln, steps: make(chan exchange, 1), results: make(chan error, 1),
 		connects: make(chan ConnectRequest, 4), done: make(chan struct{})}
 	go s.acceptLoop()
-	t.Cleanup(func() { ln.Close(); <-s.done })
+	t.Cleanup(func() {
+		ln.Close()
+		s.mu.Lock()
+		if s.conn != nil {
+			s.conn.Close()
+		}
+		s.mu.Unlock()
+		<-s.done
+	})
 	return s
 }
 
@@ -69,6 +81,9 @@ func (s *fakeServer) acceptLoop() {
 		if err != nil {
 			return
 		}
+		s.mu.Lock()
+		s.conn = conn
+		s.mu.Unlock()
 		s.serve(conn)
 		conn.Close()
 	}
@@ -84,7 +99,10 @@ func (s *fakeServer) serve(conn net.Conn) {
 		s.report(fmt.Errorf("connect: %w", err))
 		return
 	}
-	s.connects <- cr
+	select {
+	case s.connects <- cr:
+	default: // a client reconnecting again and again after a failure
+	}
 	out := AppendConnectResponse(nil, ConnectResponse{Timeout: cr.Timeout, SessionID: fakeSession,
 		Password: fakePassword}, cr.HasReadOnly)
 	var req mw.Request

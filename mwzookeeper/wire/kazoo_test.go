@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -60,6 +61,7 @@ func TestKazoo(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*exchangeMax)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/usr/bin/python3", "-c", kazooScript, s.addr)
+	cmd.WaitDelay = time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -70,9 +72,12 @@ func TestKazoo(t *testing.T) {
 		select {
 		case err := <-s.results:
 			if err != nil {
-				t.Errorf("kazoo request %d: %v", i, err)
+				cancel()
+				cmd.Wait()
+				t.Fatalf("kazoo request %d: %v; kazoo said:\n%s%s", i, err, stdout.String(), stderr.String())
 			}
 		case <-ctx.Done():
+			cmd.Wait()
 			t.Fatalf("kazoo request %d never came; kazoo said:\n%s%s", i, stdout.String(), stderr.String())
 		}
 	}

@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"zablab/internal/wait"
 	mw "zablab/mwzookeeper"
@@ -53,6 +55,11 @@ func runClient(t *testing.T, s *fakeServer, exchanges []exchange, commands, last
 	ctx, cancel := context.WithTimeout(context.Background(), 3*exchangeMax)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
+	// zkCli.sh starts java as its child: kill the whole process group, and
+	// do not wait for pipes a killed child's children might still hold.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +88,7 @@ func runClient(t *testing.T, s *fakeServer, exchanges []exchange, commands, last
 		select {
 		case err := <-s.results:
 			if err != nil {
-				t.Errorf("request %d: %v", i, err)
+				failed("request %d: %v", i, err) // the rest would not line up
 			}
 		case <-ctx.Done():
 			failed("request %d never came", i)
