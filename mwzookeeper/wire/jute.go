@@ -189,9 +189,6 @@ func appendStrings(dst []byte, v []string) []byte {
 	return dst
 }
 
-// statLen is the size of an encoded Stat.
-const statLen = 68
-
 // appendStat writes an MWStat as ZooKeeper's Stat, whose field order
 // differs from MWStat's (pzxid comes last).
 func appendStat(dst []byte, s *mwzookeeper.MWStat) []byte {

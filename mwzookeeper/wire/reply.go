@@ -14,7 +14,9 @@ func appendReplyHeader(dst []byte, xid int32, zxid int64, code mw.Code) []byte {
 // AppendReply appends the whole reply frame for resp to the request with
 // header h: the length prefix, ReplyHeader{xid, zxid, err} and the body
 // ZooKeeper sends for h.Op. resp.Err's code (mwzookeeper.CodeOf) goes into
-// the header, and an error reply has no body, as in ZooKeeper.
+// the header, and an error reply has no body, as in ZooKeeper. A sync's
+// reply carries resp.Path, where ZooKeeper echoes the request's path: the
+// codec never sees the request, so the answering side fills it in.
 //
 // A failed multi is the exception, again as in ZooKeeper: its header says 0,
 // and its body lists every result as an error result (0 for the ops before
