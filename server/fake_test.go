@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -136,6 +137,10 @@ func (f *fake) apply(req *mw.Request) *mw.Response {
 		pw, ok := f.sessions[req.Session]
 		if !ok || !bytes.Equal(pw, req.Password) {
 			r.Err = mw.ErrSessionExpired
+			break
+		}
+		if req.LastZxid > f.zxid {
+			r.Err = fmt.Errorf("%w: client has seen zxid 0x%x, this replica 0x%x", mw.ErrBadArguments, req.LastZxid, f.zxid)
 			break
 		}
 		r.Session, r.Password, r.Timeout = req.Session, pw, req.Timeout

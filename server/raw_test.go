@@ -47,12 +47,7 @@ func (r *raw) frame(body []byte) {
 // session id.
 func (r *raw) connect(session int64, password []byte, timeout int32) (int32, int64, []byte) {
 	r.t.Helper()
-	b := be32(nil, 0)
-	b = be64(b, 0)
-	b = be32(b, timeout)
-	b = be64(b, session)
-	b = append(be32(b, int32(len(password))), password...)
-	r.frame(b)
+	r.sendConnect(session, password, timeout, 0)
 	body := r.readFrame()
 	if len(body) < 20 {
 		r.t.Fatalf("connect response of %d bytes", len(body))
@@ -61,6 +56,17 @@ func (r *raw) connect(session int64, password []byte, timeout int32) (int32, int
 	id := int64(binary.BigEndian.Uint64(body[8:]))
 	n := binary.BigEndian.Uint32(body[16:])
 	return to, id, body[20 : 20+n]
+}
+
+// sendConnect sends a ConnectRequest of a client that has seen lastZxid.
+func (r *raw) sendConnect(session int64, password []byte, timeout int32, lastZxid int64) {
+	r.t.Helper()
+	b := be32(nil, 0)
+	b = be64(b, lastZxid)
+	b = be32(b, timeout)
+	b = be64(b, session)
+	b = append(be32(b, int32(len(password))), password...)
+	r.frame(b)
 }
 
 // request sends a request whose body is path (and, for reads, the watch flag).

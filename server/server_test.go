@@ -421,3 +421,20 @@ func TestSetWatchesOnReconnect(t *testing.T) {
 		t.Fatal("no event for a change made while the client was away")
 	}
 }
+
+// TestClientAheadIsRefused: a client that has seen a newer zxid than the
+// replica is disconnected without an answer, so it tries another server.
+func TestClientAheadIsRefused(t *testing.T) {
+	s := startServer(t, newFake(), testProps)
+	r := dialRaw(t, s.Addr())
+	_, id, pw := r.connect(0, make([]byte, 16), 1000)
+	r2 := dialRaw(t, s.Addr())
+	r2.sendConnect(id, pw, 1000, 1<<40)
+	if !r2.closed() {
+		t.Fatal("a client ahead of the replica was not disconnected")
+	}
+	r3 := dialRaw(t, s.Addr())
+	if _, got, _ := r3.connect(id, pw, 1000); got != id {
+		t.Fatalf("reconnect with the right zxid: session 0x%x, want 0x%x", got, id)
+	}
+}

@@ -186,6 +186,13 @@ func TestBadConfigExitsTwo(t *testing.T) {
 	}
 }
 
+func TestUnknownImplExitsTwo(t *testing.T) {
+	out, err := exec.Command(serverBin, "--config", "x.properties", "--impl", "nosuch").CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "usage: mwzk-server") {
+		t.Fatalf("exit %v, output %q; want code 2 and the usage line", err, out)
+	}
+}
+
 func TestSigtermExitsZero(t *testing.T) {
 	peers := writePeers(t, t.TempDir(), 1)
 	p := peers[0]
