@@ -98,7 +98,7 @@ func (l *launcher) run(sigs <-chan os.Signal) int {
 // supervise is run's loop: forward the first signal, kill on the second
 // or after stopTimeout, report every exit.
 func (l *launcher) supervise(kids []*child, sigs <-chan os.Signal, exits <-chan *child) int {
-	live, stopping, failed := len(kids), false, false
+	live, stopping, failed := len(kids), false, 0
 	var deadline <-chan time.Time
 	stop := func(sig os.Signal) {
 		stopping = true
@@ -119,7 +119,7 @@ func (l *launcher) supervise(kids []*child, sigs <-chan os.Signal, exits <-chan 
 			live--
 			c.running = false
 			if !l.report(c, stopping) {
-				failed = true
+				failed++
 			}
 			if !stopping && l.stopOnFailure {
 				l.con.say("--stop-on-failure: stopping %s", names(kids))
@@ -131,7 +131,8 @@ func (l *launcher) supervise(kids []*child, sigs <-chan os.Signal, exits <-chan 
 			deadline = nil
 		}
 	}
-	if failed {
+	if failed > 0 {
+		l.con.say("all peers gone; %d of %d did not stop cleanly (see above)", failed, len(kids))
 		return 1
 	}
 	l.con.say("all peers stopped")

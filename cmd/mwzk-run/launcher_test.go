@@ -67,7 +67,8 @@ func TestUnexpectedExit(t *testing.T) {
 	if code := h.exitCode(); code != 1 {
 		t.Fatalf("exit code %d after a peer died, want 1; output:\n%s", code, h.out.String())
 	}
-	h.waitFor("[peer1] fake peer1 stopping on terminated", "[peer3] fake peer3 stopping on terminated")
+	h.waitFor("[peer1] fake peer1 stopping on terminated", "[peer3] fake peer3 stopping on terminated",
+		"mwzk-run: all peers gone; 1 of 3 did not stop cleanly (see above)")
 }
 
 // TestStopOnFailure: with --stop-on-failure one peer's death stops the
