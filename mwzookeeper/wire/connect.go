@@ -1,7 +1,7 @@
 package wire
 
 // ConnectRequest is the first frame a client sends: ZooKeeper's
-// ConnectRequest followed, in clients since ZooKeeper 3.3, by a readOnly
+// ConnectRequest followed, in clients since ZooKeeper 3.4, by a readOnly
 // byte.
 type ConnectRequest struct {
 	ProtocolVersion int32

@@ -25,7 +25,7 @@
 // A client's first frame is a ConnectRequest: protocol version, the newest
 // zxid it has seen, the session timeout it asks for, a session id (0 for a
 // new session) and the session's password, then, in clients since ZooKeeper
-// 3.3, a readOnly byte. The server answers with one ConnectResponse: the
+// 3.4, a readOnly byte. The server answers with one ConnectResponse: the
 // negotiated timeout, the session id and its 16-byte password, and the
 // readOnly byte only if the client sent one. A response with session id 0
 // and timeout 0 tells the client its session has expired.
