@@ -9,6 +9,10 @@ import (
 	"zablab/client"
 	"zablab/client/internal/zktest"
 	"zablab/mwzookeeper"
+
+	// The example needs our server's reference service; importing it here
+	// makes a handout (which has no solutions/) drop this file.
+	_ "zablab/solutions/aufgabe5"
 )
 
 // A whole session against a server started in this process: the course's

@@ -6,7 +6,8 @@
 // is Apache ZooKeeper from Debian's zookeeper package, started as a Java
 // process, so the same tests cross-check the semantics against the real
 // thing; the tests skip with a clear message where Java or ZooKeeper is
-// missing.
+// missing. A tree without solutions/ (the student's handout) uses Apache
+// ZooKeeper where it is installed.
 //
 // A test package shares one server (start it lazily with Addrs, stop it in
 // TestMain with Main); each test works under its own root node (Root) so

@@ -12,8 +12,11 @@ import (
 	"zablab/internal/ports"
 	"zablab/properties"
 	"zablab/server"
-	"zablab/solutions/aufgabe5"
 )
+
+// ErrSkip wraps the errors that mean "no server can run here" (no Java,
+// no reference service): a test skips on them.
+var ErrSkip = errSkip
 
 // Ensemble is n peers of our server in this process, for failover tests.
 type Ensemble struct {
@@ -26,6 +29,9 @@ type Ensemble struct {
 // every one serves. It is always ours: Apache ZooKeeper ensembles are not
 // started by these tests.
 func NewEnsemble(n int) (*Ensemble, error) {
+	if factory == nil {
+		return nil, fmt.Errorf("%w: this tree has no reference service (solutions/)", errSkip)
+	}
 	dir, err := os.MkdirTemp("", "zktest-ensemble-")
 	if err != nil {
 		return nil, fmt.Errorf("zktest: %w", err)
@@ -78,7 +84,7 @@ func startPeer(dir string, id int, peers []int, clientPort int) (*server.Server,
 	if lv, err := logrus.ParseLevel(logLevel()); err == nil {
 		log.SetLevel(lv)
 	}
-	s, err := server.New(p, aufgabe5.New, server.Options{Logger: log.WithField("peer", id)})
+	s, err := server.New(p, factory, server.Options{Logger: log.WithField("peer", id)})
 	if err != nil {
 		return nil, fmt.Errorf("zktest: %w", err)
 	}
