@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	"zablab/mwzookeeper"
@@ -13,6 +14,14 @@ import (
 // other keys the server reads are mwzookeeper's KeyClientPort,
 // KeyMaxClientCnxns, KeyMinSessionTimeout and KeyMaxSessionTimeout.
 const KeyClientPortAddress = "clientPortAddress"
+
+// The server's own key is known to Zab's unknown-key warning (zab.KnownKeys
+// says programs that read more keys append them).
+func init() {
+	if !slices.Contains(zab.KnownKeys, KeyClientPortAddress) {
+		zab.KnownKeys = append(zab.KnownKeys, KeyClientPortAddress)
+	}
+}
 
 // ErrConfig marks a bad server key. Errors that wrap it name the file, the
 // line and the key (see properties.Error).

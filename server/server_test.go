@@ -17,10 +17,11 @@ import (
 	"zablab/internal/wait"
 	mw "zablab/mwzookeeper"
 	"zablab/properties"
+	"zablab/zab"
 )
 
 func TestConfigDefaultsAndErrors(t *testing.T) {
-	p, _ := properties.LoadString("tickTime=100\nclientPort=2181\n")
+	p, _ := properties.LoadString("tickTime=100\nclientPort=2181\nclientPortAddress=127.0.0.1\n")
 	c, err := ConfigFromProperties(p, true)
 	if err != nil {
 		t.Fatal(err)
@@ -33,6 +34,9 @@ func TestConfigDefaultsAndErrors(t *testing.T) {
 		if got := c.Negotiate(ask); got != want {
 			t.Errorf("Negotiate(%d) = %d, want %d", ask, got, want)
 		}
+	}
+	if u := zab.UnknownKeys(p); len(u) != 0 {
+		t.Errorf("clientPort or clientPortAddress taken for unknown keys: %v", u)
 	}
 	dir := t.TempDir()
 	for _, tc := range []struct{ text, want string }{

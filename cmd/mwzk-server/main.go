@@ -29,7 +29,6 @@ import (
 	"zablab/logging"
 	"zablab/properties"
 	"zablab/server"
-	"zablab/zab"
 )
 
 // Exit codes.
@@ -67,9 +66,6 @@ func run(args []string, stderr io.Writer) int {
 		return exitUsage
 	}
 	defer closer.Close()
-	for _, w := range zab.UnknownKeys(p, server.KeyClientPortAddress) {
-		log.Warn(w)
-	}
 	srv, err := server.New(p, factory, server.Options{Logger: log})
 	if err != nil {
 		fmt.Fprintln(stderr, "mwzk-server:", err)
