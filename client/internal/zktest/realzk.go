@@ -43,6 +43,20 @@ func realZKClassPath() (string, error) {
 	return strings.Join(cp, string(os.PathListSeparator)), nil
 }
 
+// ZkCliCommand returns the command that runs Debian's zkCli (Java's
+// ZooKeeperMain) against server, reading commands from standard input,
+// or an error wrapping ErrSkip where Java or ZooKeeper is missing.
+func ZkCliCommand(server string) (*exec.Cmd, error) {
+	cp, err := realZKClassPath()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errSkip, err)
+	}
+	cmd := exec.Command("java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=error", "-XX:TieredStopAtLevel=1",
+		"-cp", cp, "org.apache.zookeeper.ZooKeeperMain", "-server", server)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	return cmd, nil
+}
+
 // realZK is a standalone Apache ZooKeeper in a Java process.
 type realZK struct {
 	cmd    *exec.Cmd
