@@ -166,7 +166,17 @@ func (e *Ensemble) Restart(i int) error {
 			return err
 		}
 	}
-	return e.startReplica(i)
+	// The replica's peer port may still be taken for a moment (a socket
+	// of the stopped peer, or a test elsewhere that drew the same free
+	// port): retry for a while before giving up.
+	var err error
+	for try := 0; try < 40; try++ {
+		if err = e.startReplica(i); err == nil || !strings.Contains(err.Error(), "address already in use") {
+			return err
+		}
+		<-time.After(50 * time.Millisecond)
+	}
+	return err
 }
 
 // WaitServing waits until replica i reports Serving(true), failing t

@@ -90,7 +90,9 @@ func pipeline(t *testing.T, e *svctest.Ensemble, i int, s int64, n, window int, 
 // the replicas' snapshots byte for byte.
 func TestDeterminism(t *testing.T) {
 	sd := seed(t)
-	e := start(t, 3, svctest.Options{})
+	// 100 ms ticks: a leader change under load costs the test nothing
+	// but makes most writes fail with ConnectionLoss.
+	e := start(t, 3, svctest.Options{TickTime: 100 * time.Millisecond})
 	s0 := e.Session(t, 1, time.Minute)
 	mustOK(t, "create /d", create(e, t, 1, s0, "/d", "", mwzookeeper.Persistent))
 	const writes, perReplica = 10000, 2
@@ -122,7 +124,7 @@ func TestDeterminism(t *testing.T) {
 	waitSame(t, e)
 	st := e.Service(1).(mwzookeeper.Reporter).Stats()
 	t.Logf("seed %d: %d of %d writes succeeded; %d nodes, %d ephemerals, zxid %#x", sd, okTotal, writes, st.Nodes, st.Ephemerals, st.Zxid)
-	if okTotal < writes/10 {
+	if okTotal < writes/50 {
 		t.Fatalf("only %d writes succeeded: the mix tests nothing", okTotal)
 	}
 }

@@ -67,29 +67,41 @@ func zxidOf(e *svctest.Ensemble, i int) int64 {
 	return e.Service(i).(mwzookeeper.Reporter).Stats().Zxid
 }
 
-// waitSame waits until every running replica has the same snapshot
-// (same last zxid included), failing t after 20 s.
+// waitSame waits until every running replica has applied the same last
+// zxid, then requires the same snapshot bytes: two snapshots at the same
+// zxid that differ fail at once (waiting for them to agree could hide an
+// encoding that depends on map order).
 func waitSame(t *testing.T, e *svctest.Ensemble) {
 	t.Helper()
 	var last string
-	wait.For(t, "the same state on every replica", 20*time.Second, func() bool {
+	wait.For(t, "the same last zxid on every replica", 20*time.Second, func() bool {
 		var ref []byte
+		refI := 0
 		last = ""
 		for i := 1; i <= e.N(); i++ {
 			if e.Service(i) == nil {
 				continue
 			}
 			b := state(t, e, i)
-			last += fmt.Sprintf(" replica %d: zxid %#x, %d bytes;", i, zxidOf(e, i), len(b))
-			if ref == nil {
-				ref = b
-			} else if string(b) != string(ref) {
+			last += fmt.Sprintf(" replica %d: zxid %#x, %d bytes;", i, snapZxid(b), len(b))
+			switch {
+			case ref == nil:
+				ref, refI = b, i
+			case snapZxid(b) != snapZxid(ref):
 				return false
+			case string(b) != string(ref):
+				t.Fatalf("replicas %d and %d differ at the same zxid %#x:%s", refI, i, snapZxid(b), last)
 			}
 		}
 		return true
 	})
 	t.Logf("same state:%s", last)
+}
+
+// snapZxid reads the last zxid from a snapshot's header.
+func snapZxid(b []byte) int64 {
+	d := decoder{b: b, off: len(stateMagic) + 1}
+	return d.varint()
 }
 
 func hex(v int64) string { return fmt.Sprintf("%#x", v) }
