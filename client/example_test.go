@@ -187,3 +187,47 @@ func ExampleMWZooKeeper_SetDataAsync() {
 	})
 	<-done
 }
+
+func ExampleMWZooKeeper_Exists() {
+	zk, err := client.Connect(servers, 5*time.Second)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer zk.Close()
+	ok, st, err := zk.Exists("/app")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if ok {
+		fmt.Printf("/app: %d children, ephemeral owner 0x%x\n", st.NumChildren, st.EphemeralOwner)
+	}
+}
+
+func ExampleMWZooKeeper_GetChildren() {
+	zk, err := client.Connect(servers, 5*time.Second)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer zk.Close()
+	children, err := zk.GetChildren("/app")
+	fmt.Println(children, err) // names, not paths, sorted
+}
+
+// Re-read a configuration whenever it changes.
+func ExampleMWZooKeeper_GetDataW() {
+	zk, err := client.Connect(servers, 5*time.Second)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer zk.Close()
+	for {
+		data, ch, err := zk.GetDataW("/app/config", nil)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("config: %s\n", data)
+		if ev := <-ch; ev.Err != nil || ev.Type == mwzookeeper.EventNodeDeleted {
+			return
+		}
+	}
+}
