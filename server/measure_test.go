@@ -12,6 +12,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"zablab/internal/wait"
+	"zablab/solutions/aufgabe5"
 )
 
 // TestMeasure is a first measurement, not a timed test: it runs only with
@@ -32,7 +33,7 @@ func TestMeasure(t *testing.T) {
 	if os.Getenv("ZABLAB_MEASURE") == "zk" {
 		addrs = startApacheZK(t) // the yardstick, same load
 	} else {
-		addrs = startEnsemble(t, 3).addrs
+		addrs = startEnsemble(t, 3, aufgabe5.New).addrs
 	}
 	const clients = 32
 	conns := make([]*zk.Conn, clients)

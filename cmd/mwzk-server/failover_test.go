@@ -22,6 +22,7 @@ func TestEnsembleFailover(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts 3 server processes")
 	}
+	needSolution(t)
 	peers := writePeers(t, t.TempDir(), 3)
 	for _, p := range peers {
 		p.start(t)

@@ -1,13 +1,22 @@
 package main
 
 import (
-	assignment "zablab/assignments/aufgabe5"
+	"zablab/assignments/aufgabe5"
 	"zablab/mwzookeeper"
 )
 
 // impls are the Services --impl can pick, by name: the student's
-// (assignments/aufgabe5) and, where the reference is present,
-// "solution" (impls_solution.go, which the student's handout leaves out).
+// ("assignment") here, the reference ("solution") in impls_solution.go,
+// which the student's handout leaves out.
 var impls = map[string]mwzookeeper.Factory{
-	"assignment": assignment.New,
+	"assignment": aufgabe5.New,
+}
+
+// defaultImpl is what runs without --impl: the reference where the tree has
+// it, else the student's.
+func defaultImpl() string {
+	if _, ok := impls["solution"]; ok {
+		return "solution"
+	}
+	return "assignment"
 }

@@ -4,6 +4,9 @@
 //
 //	mwzk-server --config peer1.properties [--impl solution|assignment]
 //
+// --impl picks the Service: the reference solution (the default where the
+// tree has it) or the student's stubs in assignments/aufgabe5.
+//
 // The file holds Zab's keys (myid, peer<i>, dataLogDir, tickTime, ...), the
 // logging keys (log.level, log.file, log.format) and the server's:
 // clientPort (required), clientPortAddress (default 127.0.0.1),
@@ -46,8 +49,11 @@ func run(args []string, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("mwzk-server", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	config := fs.String("config", "", "the peer's properties file (required)")
-	impl := fs.String("impl", "solution", "the Service to run: "+strings.Join(implNames(), "|"))
+	impl := fs.String("impl", defaultImpl(), "the Service to run: "+strings.Join(implNames(), "|"))
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
 		return exitUsage
 	}
 	factory, ok := impls[*impl]
