@@ -11,8 +11,11 @@ import (
 // A known-bad variant is a unified diff against solutions/aufgabe5 with a
 // preamble that says what it breaks and which parts it must lose:
 //
-//	Variant: answers a write when it is proposed, before it is applied.
+//	Variant: answers a write when it is proposed, before it is applied
+//	(the description may go on over several lines).
 //	Loses: A5.1
+//	May lose: A5.2
+//	Why A5.2 may lose too: ...
 //	--- a/solutions/aufgabe5/service.go
 //	+++ b/solutions/aufgabe5/service.go
 //	@@ ...
@@ -26,6 +29,7 @@ type variant struct {
 	file  string
 	about string   // the Variant: line
 	loses []string // the parts it must lose
+	may   []string // parts it may lose too (a timing-dependent second symptom)
 	files []filePatch
 }
 
@@ -40,12 +44,22 @@ func loadVariant(file string) (*variant, error) {
 		return nil, fmt.Errorf("variant %s: %w", file, err)
 	}
 	v := &variant{file: file, files: files}
+	about := false // inside the Variant: paragraph
 	for _, l := range pre {
 		if s, ok := strings.CutPrefix(l, "Variant:"); ok {
-			v.about = strings.TrimSpace(s)
+			v.about, about = strings.TrimSpace(s), true
+			continue
 		}
+		if about && l != "" && !strings.HasPrefix(l, "Loses:") && !strings.HasPrefix(l, "May lose:") && !strings.HasPrefix(l, "Why") {
+			v.about += " " + strings.TrimSpace(l)
+			continue
+		}
+		about = false
 		if s, ok := strings.CutPrefix(l, "Loses:"); ok {
 			v.loses = strings.Fields(s)
+		}
+		if s, ok := strings.CutPrefix(l, "May lose:"); ok {
+			v.may = strings.Fields(s)
 		}
 	}
 	if len(v.loses) == 0 {

@@ -235,27 +235,20 @@ func testStateTransfer(c *T) {
 	}
 	x.dump(f) // f has them all
 	x.stop(f)
+	// While f is away: many writes, then deletes and changes of nodes f
+	// has, then many writes again, so that the leader's newest snapshot,
+	// which a far-behind f receives through SetState, has them.
+	x.createMany(other, s, "/st/a", 2*snapCount)
 	for k := 0; k < 5; k++ {
 		x.delete(other, s, fmt.Sprintf("/st/old%d", k), -1)
 		x.setData(other, s, fmt.Sprintf("/st/old%d", k+5), "changed", -1)
 	}
-	const n = 4 * snapCount
-	var chs []<-chan reply
-	var reqs []*mwzookeeper.Request
-	for k := 0; k < n; k++ {
-		req := reqCreate(s, fmt.Sprintf("/st/new%d", k), "new", pers)
-		reqs = append(reqs, req)
-		chs = append(chs, x.submit(other, req, nil))
-	}
-	for k, ch := range chs {
-		if r := x.await(other, reqs[k], ch); r.Err != nil {
-			c.failf(on(reqs[k], other), fmt.Sprintf("the created name %q", reqs[k].Path), describe(reqs[k], r.Response))
-		}
-	}
+	x.createMany(other, s, "/st/b", 2*snapCount)
+	const n = 4*snapCount + 10
 	x.restart(f)
 	want := x.dump(other)
 	if d := diffTrees(other, f, want, x.dump(f)); d != "" {
-		c.failf(fmt.Sprintf("the tree of replica %d, restarted after %d writes it missed (snapCount=%d)", f, n+10, snapCount),
+		c.failf(fmt.Sprintf("the tree of replica %d, restarted after %d writes it missed (snapCount=%d)", f, n, snapCount),
 			fmt.Sprintf("the same tree as replica %d", other), d)
 	}
 }
@@ -307,6 +300,24 @@ func testLeaderLoss(c *T) {
 		}
 	}
 	x.sameEverywhere("the trees of the two remaining replicas after the leader stopped")
+}
+
+// createMany creates n nodes <prefix><k>, pipelined, from session s on
+// replica i.
+func (x *ens) createMany(i int, s int64, prefix string, n int) {
+	x.c.Helper()
+	var chs []<-chan reply
+	var reqs []*mwzookeeper.Request
+	for k := 0; k < n; k++ {
+		req := reqCreate(s, fmt.Sprintf("%s%d", prefix, k), "new", pers)
+		reqs = append(reqs, req)
+		chs = append(chs, x.submit(i, req, nil))
+	}
+	for k, ch := range chs {
+		if r := x.await(i, reqs[k], ch); r.Err != nil {
+			x.c.failf(on(reqs[k], i), fmt.Sprintf("the created name %q", reqs[k].Path), describe(reqs[k], r.Response))
+		}
+	}
 }
 
 // replied is a channel that yields r again.

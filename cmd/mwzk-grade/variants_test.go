@@ -1,0 +1,135 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// testLog turns the grader's progress lines into test log lines.
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(b []byte) (int, error) {
+	l.t.Log(strings.TrimRight(string(b), "\n"))
+	return len(b), nil
+}
+
+// gradeOrFail grades with o from the module root.
+func gradeOrFail(t *testing.T, o options) Report {
+	t.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.repeat == 0 {
+		o.repeat = 1
+	}
+	if o.timeout == 0 {
+		o.timeout = 5 * time.Minute
+	}
+	rep, err := grade(root, o, testLog{t})
+	if err != nil {
+		t.Fatalf("grade: %v", err)
+	}
+	return rep
+}
+
+// lost lists the parts without full points, and why, for messages.
+func lost(rep Report) map[string]string {
+	out := map[string]string{}
+	for _, p := range rep.Parts {
+		if p.Score.Earned < p.Score.Possible {
+			var why []string
+			for _, tg := range p.Tests {
+				if tg.Status != "pass" {
+					line := ""
+					if len(tg.Failure) > 0 {
+						line = ": " + tg.Failure[0]
+					}
+					why = append(why, tg.Name+" "+tg.Status+line)
+				}
+			}
+			out[p.ID] = strings.Join(why, "; ")
+		}
+	}
+	return out
+}
+
+func needGo(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("grades the reference, the stubs and every known-bad variant: minutes; skipped with -short")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH: the variants test runs go test on the graded trees")
+	}
+}
+
+// TestReferenceStubsAndVariants proves the suite can fail, and fails the
+// right way: the reference earns every point, the untouched stubs none
+// (quickly), and each known-bad variant loses the parts its file names
+// and keeps full points in every other. The runs go one after the other:
+// the machine has two cores.
+func TestReferenceStubsAndVariants(t *testing.T) {
+	needGo(t)
+	t.Run("reference", func(t *testing.T) {
+		rep := gradeOrFail(t, options{impl: "solution"})
+		if l := lost(rep); len(l) > 0 || rep.Required.Earned != 100 || rep.Bonus.Earned != 20 {
+			t.Fatalf("the reference earned %d/100 and %d/20 bonus; parts without full points: %v", rep.Required.Earned, rep.Bonus.Earned, l)
+		}
+	})
+	t.Run("stubs", func(t *testing.T) {
+		root, _ := moduleRoot()
+		if _, err := os.Stat(filepath.Join(root, "assignments", "aufgabe5")); err != nil {
+			t.Skip("no assignments/aufgabe5 in this tree")
+		}
+		start := time.Now()
+		rep := gradeOrFail(t, options{impl: "assignment"})
+		if rep.Required.Earned != 0 || rep.Bonus.Earned != 0 {
+			t.Fatalf("the untouched stubs earned %d points and %d bonus; want 0", rep.Required.Earned, rep.Bonus.Earned)
+		}
+		for _, p := range rep.Parts {
+			for _, tg := range p.Tests {
+				if tg.Status != "fail" {
+					t.Errorf("stub test %s/%s: status %q, want fail", p.ID, tg.Name, tg.Status)
+				}
+			}
+		}
+		if took := time.Since(start); took > 2*time.Minute {
+			t.Errorf("grading the stubs took %s; a stub must fail quickly", took.Round(time.Second))
+		}
+	})
+	files, err := filepath.Glob(filepath.Join("..", "..", "solutions", "variants", "*.diff"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no variants under solutions/variants (%v)", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".diff")
+		t.Run(name, func(t *testing.T) {
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := loadVariant(abs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := gradeOrFail(t, options{impl: "solution", variant: abs})
+			l := lost(rep)
+			for _, p := range rep.Parts {
+				switch {
+				case slices.Contains(v.loses, p.ID) && l[p.ID] == "":
+					t.Errorf("variant %s (%s) kept every point of %s: the suite does not catch it", name, v.about, p.ID)
+				case !slices.Contains(v.loses, p.ID) && !slices.Contains(v.may, p.ID) && l[p.ID] != "":
+					t.Errorf("variant %s lost points of %s, which it must keep: %s", name, p.ID, l[p.ID])
+				case l[p.ID] != "":
+					t.Logf("variant %s loses %s %d/%d: %s", name, p.ID, p.Score.Earned, p.Score.Possible, l[p.ID])
+				}
+			}
+		})
+	}
+}

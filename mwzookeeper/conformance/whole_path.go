@@ -1,0 +1,216 @@
+package conformance
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"zablab/client"
+	"zablab/internal/ports"
+	"zablab/mwzookeeper"
+	"zablab/properties"
+	"zablab/server"
+)
+
+// The whole path: the Service behind the real server (package server), as
+// mwzk-server runs it, and the course's client (package client) talking
+// ZooKeeper's wire protocol to it. Every client call runs with a deadline.
+
+// servers are n replicas, each behind its own server and client port.
+type servers struct {
+	c     *T
+	srvs  []*server.Server // index myid; nil once stopped
+	addrs []string         // index myid
+}
+
+// startServers writes a properties file per replica (as make run does,
+// with clientPort) and starts a server for each.
+func (c *T) startServers(n int) *servers {
+	c.Helper()
+	free, err := ports.Free(2 * n)
+	if err != nil {
+		c.fatalf("whole path: %v", err)
+	}
+	x := &servers{c: c, srvs: make([]*server.Server, n+1), addrs: make([]string, n+1)}
+	c.Cleanup(x.stopAll)
+	dir := c.TempDir()
+	for i := 1; i <= n; i++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "myid=%d\n", i)
+		for j := 1; n > 1 && j <= n; j++ {
+			fmt.Fprintf(&b, "peer%d=127.0.0.1:%d\n", j, free[j-1])
+		}
+		fmt.Fprintf(&b, "dataLogDir=log\ndataSnapDir=snap\ntickTime=50\ninitLimit=10\nsyncLimit=5\nclientPort=%d\nlog.level=%s\n",
+			free[n+i-1], logLevel())
+		rd := filepath.Join(dir, fmt.Sprintf("peer%d", i))
+		file := filepath.Join(rd, "peer.properties")
+		if err := os.MkdirAll(rd, 0o755); err != nil {
+			c.fatalf("whole path: %v", err)
+		}
+		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+			c.fatalf("whole path: %v", err)
+		}
+		p, err := properties.LoadFile(file)
+		if err != nil {
+			c.fatalf("whole path: %v", err)
+		}
+		log := logrus.New()
+		if lv, err := logrus.ParseLevel(logLevel()); err == nil {
+			log.SetLevel(lv)
+		}
+		srv, err := server.New(p, c.f, server.Options{Logger: log.WithField("peer", i)})
+		if err != nil {
+			c.fatalf("whole path: server.New(%s): %v", file, err)
+		}
+		if err := within(stopTimeout, srv.Start); err != nil {
+			c.fatalf("whole path: start the server of replica %d (%s): %v", i, file, err)
+		}
+		x.srvs[i], x.addrs[i] = srv, fmt.Sprintf("127.0.0.1:%d", free[n+i-1])
+	}
+	return x
+}
+
+// logLevel is the peers' log level: ZABLAB_LOG, else WARN.
+func logLevel() string {
+	if lv := os.Getenv("ZABLAB_LOG"); lv != "" {
+		return strings.ToUpper(lv)
+	}
+	return "WARN"
+}
+
+// within runs f with a deadline.
+func within(d time.Duration, f func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		return fmt.Errorf("no answer within %s", d)
+	}
+}
+
+// connect opens a client session on replica i's server.
+func (x *servers) connect(i int, timeout time.Duration) *client.MWZooKeeper {
+	x.c.Helper()
+	log := logrus.New()
+	log.SetLevel(logrus.ErrorLevel)
+	z, err := client.Connect([]string{x.addrs[i]}, timeout, client.WithConnectTimeout(startEnsemble), client.WithLogger(log))
+	if err != nil {
+		x.c.failf(fmt.Sprintf("client.Connect to the server of replica %d (%s)", i, x.addrs[i]), "a session", fmt.Sprintf("error %q", err.Error()))
+	}
+	x.c.Cleanup(func() { _ = within(stopTimeout, z.Close) })
+	return z
+}
+
+// stop stops replica i's server and Service.
+func (x *servers) stop(i int) {
+	x.c.Helper()
+	srv := x.srvs[i]
+	x.srvs[i] = nil
+	if err := within(stopTimeout, srv.Stop); err != nil {
+		x.c.fatalf("whole path: stop the server of replica %d: %v", i, err)
+	}
+}
+
+func (x *servers) stopAll() {
+	for i := len(x.srvs) - 1; i >= 1; i-- {
+		if srv := x.srvs[i]; srv != nil {
+			x.srvs[i] = nil
+			if err := within(stopTimeout, srv.Stop); err != nil {
+				x.c.Errorf("%s: stop the server of replica %d: %v", x.c.part.ID, i, err)
+			}
+		}
+	}
+}
+
+// call runs one client call with a deadline and fails the test on an error
+// other than want (nil: success).
+func (c *T) call(op string, want error, f func() error) {
+	c.Helper()
+	err := within(replyTimeout, f)
+	if !sameCode(err, want) {
+		exp := "success"
+		if want != nil {
+			exp = "error " + codeText(want)
+		}
+		got := "success"
+		if err != nil {
+			got = fmt.Sprintf("error %q", err.Error())
+		}
+		c.failf("client "+op, exp, got)
+	}
+}
+
+func testThroughServer(c *T) {
+	x := c.startServers(1)
+	z := x.connect(1, 5*time.Second)
+	var name string
+	c.call(`Create("/srv", "x")`, nil, func() (err error) { name, err = z.Create("/srv", []byte("x"), false); return })
+	if name != "/srv" {
+		c.failf(`client Create("/srv", "x")`, `the created name "/srv"`, fmt.Sprintf("%q", name))
+	}
+	c.call(`Create("/srv", "x") again`, mwzookeeper.ErrNodeExists, func() error { _, err := z.Create("/srv", nil, false); return err })
+	c.call(`Create("/srv/a", "")`, nil, func() error { _, err := z.Create("/srv/a", nil, false); return err })
+	var st mwzookeeper.MWStat
+	var data []byte
+	c.call(`GetData("/srv")`, nil, func() (err error) { data, err = z.GetData("/srv", &st); return })
+	if string(data) != "x" || st.NumChildren != 1 || st.Czxid == 0 || st.Version != 0 {
+		c.failf(`client GetData("/srv")`, "data \"x\", one child, version 0 and a czxid", fmt.Sprintf("data %q with stat %s", data, statText(st)))
+	}
+	c.call(`SetData("/srv", "y", 0)`, nil, func() (err error) { st, err = z.SetData("/srv", []byte("y"), 0); return })
+	if st.Version != 1 {
+		c.failf(`client SetData("/srv", "y", 0)`, "a stat with version 1", "stat "+statText(st))
+	}
+	c.call(`SetData("/srv", "z", 0)`, mwzookeeper.ErrBadVersion, func() error { _, err := z.SetData("/srv", nil, 0); return err })
+	var kids []string
+	c.call(`GetChildren("/srv")`, nil, func() (err error) { kids, err = z.GetChildren("/srv"); return })
+	if len(kids) != 1 || kids[0] != "a" {
+		c.failf(`client GetChildren("/srv")`, `children ["a"]`, fmt.Sprintf("children %q", kids))
+	}
+	c.call(`Delete("/srv", -1)`, mwzookeeper.ErrNotEmpty, func() error { return z.Delete("/srv", -1) })
+	c.call(`Delete("/srv/a", -1)`, nil, func() error { return z.Delete("/srv/a", -1) })
+	c.call(`Delete("/srv", 1)`, nil, func() error { return z.Delete("/srv", 1) })
+	var ok bool
+	c.call(`Exists("/srv")`, nil, func() (err error) { ok, _, err = z.Exists("/srv"); return })
+	if ok {
+		c.failf(`client Exists("/srv") after Delete`, "false", "true")
+	}
+}
+
+// gone waits until z, after a Sync, no longer sees path.
+func (c *T) gone(z *client.MWZooKeeper, path, why string, d time.Duration) {
+	c.Helper()
+	still := true
+	poll(d, func() bool {
+		c.call(`Sync("/")`, nil, func() error { return z.Sync("/") })
+		c.call(fmt.Sprintf("Exists(%q)", path), nil, func() (err error) { still, _, err = z.Exists(path); return })
+		return !still
+	})
+	if still {
+		c.failf(fmt.Sprintf("client Exists(%q) on another server, %s", path, why), fmt.Sprintf("false within %s", d), "true")
+	}
+}
+
+func testThroughServerEphemeral(c *T) {
+	x := c.startServers(3)
+	watcher := x.connect(3, 5*time.Second)
+	a := x.connect(2, time.Second)
+	c.call(`Create("/srv-eph", ephemeral)`, nil, func() error { _, err := a.Create("/srv-eph", nil, true); return err })
+	var ok bool
+	c.call(`Sync("/")`, nil, func() error { return watcher.Sync("/") })
+	c.call(`Exists("/srv-eph")`, nil, func() (err error) { ok, _, err = watcher.Exists("/srv-eph"); return })
+	if !ok {
+		c.failf(`client Exists("/srv-eph") on the server of replica 3 after Sync`, "true", "false")
+	}
+	c.call("Close", nil, a.Close)
+	c.gone(watcher, "/srv-eph", "after its session was closed on the server of replica 2", 5*time.Second)
+	b := x.connect(2, time.Second)
+	c.call(`Create("/srv-eph2", ephemeral)`, nil, func() error { _, err := b.Create("/srv-eph2", nil, true); return err })
+	x.stop(2)
+	c.gone(watcher, "/srv-eph2", "after the server of replica 2, which held the session (timeout 1 s), stopped", 10*time.Second)
+}
