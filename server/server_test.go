@@ -442,3 +442,19 @@ func TestClientAheadIsRefused(t *testing.T) {
 		t.Fatalf("reconnect with the right zxid: session 0x%x, want 0x%x", got, id)
 	}
 }
+
+func TestHostClockSkew(t *testing.T) {
+	p, _ := properties.LoadString(testProps)
+	base := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	s, err := New(p, func() mw.Service { return newFake() }, Options{Listener: nopListener{},
+		Now: func() time.Time { return base }, Skew: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Host().Now(); !got.Equal(base.Add(3 * time.Second)) {
+		t.Fatalf("Host.Now = %v, want the clock plus the skew, %v", got, base.Add(3*time.Second))
+	}
+}
+
+// nopListener stands for a listener New never uses.
+type nopListener struct{ net.Listener }
