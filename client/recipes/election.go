@@ -35,12 +35,13 @@ func (e *Election) Resign() error { return e.t.release() }
 // ErrNoLeader says the election has no candidate.
 var ErrNoLeader = errors.New("recipes: no leader")
 
-// Leader returns the id of the current leader, as any session sees it.
+// Leader returns the id of the current leader, as any session sees it;
+// ErrNoLeader when there is no candidate (or no election at dir yet).
 func Leader(zk *client.MWZooKeeper, dir string) (string, error) {
 	t := ticket{zk: zk, dir: dir, prefix: "n-"}
 	for {
 		q, err := t.queue()
-		if err != nil {
+		if err != nil && !errors.Is(err, mwzookeeper.ErrNoNode) {
 			return "", err
 		}
 		if len(q) == 0 {

@@ -1,7 +1,7 @@
 // Command mwzk-cli is a zkCli-like shell for MWZooKeeper (and any
 // ZooKeeper):
 //
-//	mwzk-cli [-server host:port[,host:port...]] [command args...]
+//	mwzk-cli [-server host:port[,host:port...]] [-timeout ms] [command args...]
 //
 // Without a command it reads commands from standard input, with a prompt
 // when that is a terminal; with one it runs it and exits, non-zero if it
@@ -12,6 +12,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,8 +28,16 @@ func main() {
 
 func run(args []string) int {
 	servers := defaultServer
+	var sessionTimeout time.Duration
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		switch args[0] {
+		case "-timeout", "--timeout":
+			ms, err := strconv.Atoi(valueOf(args))
+			if err != nil || ms <= 0 {
+				fmt.Fprintln(os.Stderr, "mwzk-cli: -timeout needs the session timeout in ms")
+				return 2
+			}
+			sessionTimeout, args = time.Duration(ms)*time.Millisecond, args[2:]
 		case "-server", "--server":
 			if len(args) < 2 {
 				fmt.Fprintln(os.Stderr, "mwzk-cli: -server needs host:port[,host:port...]")
@@ -36,7 +45,7 @@ func run(args []string) int {
 			}
 			servers, args = args[1], args[2:]
 		case "-h", "-help", "--help":
-			fmt.Println("usage: mwzk-cli [-server host:port[,host:port...]] [command args...]")
+			fmt.Println("usage: mwzk-cli [-server host:port[,host:port...]] [-timeout ms] [command args...]")
 			fmt.Print("commands:\n")
 			_, _ = shell.New(servers, shell.Options{Out: os.Stdout}).Exec("help")
 			return 0
@@ -46,7 +55,7 @@ func run(args []string) int {
 		}
 	}
 	oneShot := len(args) > 0
-	opts := shell.Options{Out: os.Stdout, Err: os.Stderr, SessionEvents: !oneShot}
+	opts := shell.Options{Out: os.Stdout, Err: os.Stderr, SessionEvents: !oneShot, SessionTimeout: sessionTimeout}
 	if d, err := time.ParseDuration(os.Getenv("MWZK_CLI_CONNECT_TIMEOUT")); err == nil {
 		opts.ConnectTimeout = d
 	}
@@ -71,6 +80,14 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// valueOf returns the value after a flag, "" if there is none.
+func valueOf(args []string) string {
+	if len(args) < 2 {
+		return ""
+	}
+	return args[1]
 }
 
 // quote rejoins arguments into one command line, quoting those the shell

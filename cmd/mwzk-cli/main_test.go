@@ -40,3 +40,11 @@ func TestExitCodes(t *testing.T) {
 		t.Errorf("command without a server: exit %d, want 1", code)
 	}
 }
+
+func TestTimeoutFlag(t *testing.T) {
+	for _, args := range [][]string{{"-timeout"}, {"-timeout", "x"}, {"-timeout", "-5"}} {
+		if code := run(args); code != 2 {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+	}
+}
