@@ -13,8 +13,9 @@
 // under one directory; the lowest holds the lock (or leads). Every other
 // contender watches only its predecessor, so a release wakes one waiter,
 // not all of them (no herd effect). A session that expires loses what it
-// held; the recipes return mwzookeeper.ErrSessionExpired then, and the
-// program must stop acting as holder.
+// held: a waiting call returns mwzookeeper.ErrSessionExpired, and a holder
+// learns it from its handle (client.WithStateCallback, State) and must
+// stop acting as holder at once.
 //
 // Every blocking call takes a context; cancelling it withdraws the
 // contender's node.
