@@ -68,7 +68,7 @@ func (cb *callback) DeliverSync(c zab.TxnCookie) {
 	s.mu.Lock()
 	if r := s.syncs[c.Seq]; r != nil {
 		delete(s.syncs, c.Seq)
-		s.answer(r, &mwzookeeper.Response{Zxid: s.lastZxid}, &out)
+		s.answer(r, &mwzookeeper.Response{Zxid: s.lastZxid, Path: r.path}, &out)
 		s.release(r.session, &out)
 	}
 	s.mu.Unlock()

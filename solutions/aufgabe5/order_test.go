@@ -37,6 +37,10 @@ func TestReadYourWrites(t *testing.T) {
 			t.Fatalf("read %d got no reply", k)
 		}
 	}
+	r := e.Do(t, f, &req{Op: mwzookeeper.OpSync, Session: s, Path: "/o1"})
+	if r.Err != nil || r.Path != "/o1" {
+		t.Fatalf("sync answered %q, %v; want its path", r.Path, r.Err)
+	}
 	for k, ch := range syncReads {
 		r := <-ch
 		if len(r.Children) != 20*k+2 { // the writes so far, and /zookeeper

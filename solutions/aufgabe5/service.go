@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -284,7 +285,7 @@ func (s *Service) submitSync(req *mwzookeeper.Request, reply func(*mwzookeeper.R
 		reply(connLoss(req, err.Error()))
 		return
 	}
-	r := &request{write: true, sync: true, session: req.Session, reply: reply}
+	r := &request{write: true, sync: true, session: req.Session, reply: reply, path: strings.Clone(req.Path)}
 	s.syncs[c.Seq] = r
 	s.enqueue(r)
 	s.mu.Unlock()
