@@ -89,6 +89,10 @@ func (cb *callback) Status(st zab.Status, leader string) {
 	if st == roleLooking {
 		s.serving = false
 		s.failAll("the replica lost its leader", &out)
+		// The server closes every connection now, and watches belong to
+		// connections (as in ZooKeeper): clients set them again with
+		// setWatches when they reconnect, here or elsewhere.
+		s.watches = mwzookeeper.NewWatchTable()
 	} else {
 		s.serving = !s.stopped
 	}

@@ -29,6 +29,8 @@ func TestLeaderStoppedMidStream(t *testing.T) {
 	s0 := e.Session(t, 1, time.Minute)
 	mustOK(t, "create /f", create(e, t, 1, s0, "/f", "", mwzookeeper.Persistent))
 	leader := e.Leader()
+	watcher := leader%3 + 1
+	e.Do(t, watcher, &req{Op: mwzookeeper.OpExists, Session: s0, Path: "/nothing", Watch: true})
 	var answered atomic.Int32
 	var mu sync.Mutex
 	var outs []outcome
@@ -75,6 +77,9 @@ func TestLeaderStoppedMidStream(t *testing.T) {
 				t.Errorf("replica %d never stopped serving when its leader went", i)
 			}
 		}
+	}
+	if n := e.Service(watcher).(mwzookeeper.Reporter).Stats().Watches; n != 0 {
+		t.Errorf("replica %d kept %d watches of connections closed when it lost its leader", watcher, n)
 	}
 	if err := e.Restart(leader); err != nil {
 		t.Fatal(err)
