@@ -38,8 +38,9 @@ func (cb *callback) Deliver(c zab.TxnCookie, msg []byte) {
 // DeliverSync answers the sync with this cookie, if it still waits.
 func (cb *callback) DeliverSync(c zab.TxnCookie) {
 	// TODO(A5.2): answer the sync with this cookie's Seq (s.syncs), if it
-	// still waits, with the zxid applied so far; then propose the writes of
-	// its session held behind it (release).
+	// still waits, with the zxid applied so far and the sync's path (as
+	// ZooKeeper echoes it); then propose the writes of its session held
+	// behind it (release).
 }
 
 // Status follows the local Zab's role. LOOKING fails every request in

@@ -13,6 +13,7 @@ type request struct {
 	done    bool // answered
 	reqno   uint64
 	held    []byte // a write behind a sync of its session: proposed once the sync is answered
+	path    string // a sync's path, echoed in its reply as ZooKeeper does
 	session int64
 	req     *mwzookeeper.Request // reads only
 	reply   func(*mwzookeeper.Response)

@@ -227,7 +227,7 @@ func (s *Service) submitSync(req *mwzookeeper.Request, reply func(*mwzookeeper.R
 	// request when DeliverSync brings that cookie's Seq (s.syncs): by then
 	// everything committed before the sync is applied here, so the
 	// session's next read is not stale. The sync takes its place in the
-	// session's queue like a write.
+	// session's queue like a write; its reply carries its path (r.path).
 	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: sync (TODO A5.2)", mwzookeeper.ErrUnimplemented)})
 }
 

@@ -130,7 +130,7 @@ var stubBodies = map[string]string{
 	// request when DeliverSync brings that cookie's Seq (s.syncs): by then
 	// everything committed before the sync is applied here, so the
 	// session's next read is not stale. The sync takes its place in the
-	// session's queue like a write.
+	// session's queue like a write; its reply carries its path (r.path).
 	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: sync (TODO A5.2)", mwzookeeper.ErrUnimplemented)})`,
 
 	// callback.go
@@ -147,8 +147,9 @@ var stubBodies = map[string]string{
 	// (applyLiveness at the cookie's timestamp in ms).`,
 	"callback.DeliverSync": `
 	// TODO(A5.2): answer the sync with this cookie's Seq (s.syncs), if it
-	// still waits, with the zxid applied so far; then propose the writes of
-	// its session held behind it (release).`,
+	// still waits, with the zxid applied so far and the sync's path (as
+	// ZooKeeper echoes it); then propose the writes of its session held
+	// behind it (release).`,
 	"callback.Status": `
 	// TODO(A5.1): follow the local Zab's role (s.role, s.leader). FOLLOWING
 	// and LEADING: serve (s.serving, unless stopped) and tell the host
