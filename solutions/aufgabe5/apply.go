@@ -82,14 +82,14 @@ func (s *Service) applyRequest(t *txn, cookie zab.TxnCookie) mwzookeeper.Respons
 }
 
 // fire sends the watch events of an applied write to the sessions that
-// watch them on this replica.
+// watch them on this replica (watches).
 func (s *Service) fire(evs []mwzookeeper.WatchEvent) {
 	for _, ev := range evs {
 		s.watches.Fire(s.host, ev)
 	}
 }
 
-// applyOp applies one tree operation; on error nothing changed.
+// applyOp applies one tree operation; on error nothing changed (A5.1).
 func (s *Service) applyOp(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MWStat, error) {
 	switch o.Op {
 	case mwzookeeper.OpCreate, mwzookeeper.OpCreate2:
@@ -156,7 +156,7 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 	return path, n.stat, nil
 }
 
-// existing returns the node at path if it exists with version (-1: any).
+// existing returns the node at path if it exists with version (-1: any) (A5.1).
 func (s *Service) existing(path string, version int32) (*znode, error) {
 	if err := mwzookeeper.ValidatePath(path, false); err != nil {
 		return nil, err
@@ -189,7 +189,7 @@ func (s *Service) delete(c *applyCtx, o *mwzookeeper.Op) error {
 }
 
 // deleteNode removes the childless node at path, updates its parent's
-// cversion and pzxid, and records the events and the undo.
+// cversion and pzxid, and records the events and the undo (A5.1).
 func (s *Service) deleteNode(c *applyCtx, path string) {
 	parentPath := mwzookeeper.Parent(path)
 	parent := s.tree.get(parentPath)

@@ -61,7 +61,7 @@ func (cb *callback) Deliver(c zab.TxnCookie, msg []byte) {
 	s.cbOut = out
 }
 
-// DeliverSync answers the sync with this cookie, if it still waits.
+// DeliverSync answers the sync with this cookie, if it still waits (A5.2).
 func (cb *callback) DeliverSync(c zab.TxnCookie) {
 	s := (*Service)(cb)
 	out := s.cbOut[:0]

@@ -35,7 +35,7 @@ func flush(out []outReply) {
 	}
 }
 
-// enqueue appends r to its session's queue. s.mu must be held.
+// enqueue appends r to its session's queue. s.mu must be held (A5.2).
 func (s *Service) enqueue(r *request) {
 	if r.session != 0 || r.write {
 		s.queues[r.session] = append(s.queues[r.session], r)
@@ -43,7 +43,7 @@ func (s *Service) enqueue(r *request) {
 }
 
 // answer gives r its reply (once) and runs the reads of r's session that
-// were only waiting for it. s.mu must be held.
+// were only waiting for it. s.mu must be held (A5.2).
 func (s *Service) answer(r *request, resp *mwzookeeper.Response, out *[]outReply) {
 	if r.done {
 		return
@@ -54,7 +54,7 @@ func (s *Service) answer(r *request, resp *mwzookeeper.Response, out *[]outReply
 }
 
 // drain pops the answered head of session's queue and executes the reads
-// that reach the head; it stops at the first write still in flight.
+// that reach the head; it stops at the first write still in flight (A5.2).
 func (s *Service) drain(session int64, out *[]outReply) {
 	q := s.queues[session]
 	i := 0
@@ -78,7 +78,7 @@ func (s *Service) drain(session int64, out *[]outReply) {
 
 // behindSync says whether session has a sync in flight: its later writes
 // wait for it, so that a read between the sync and them sees the state
-// the sync promised and not theirs. s.mu must be held.
+// the sync promised and not theirs. s.mu must be held (A5.2).
 func (s *Service) behindSync(session int64) bool {
 	for _, r := range s.queues[session] {
 		if r.sync && !r.done {
@@ -90,7 +90,7 @@ func (s *Service) behindSync(session int64) bool {
 
 // release proposes the held writes of session up to its next sync still
 // in flight, in order. s.mu must be held (Propose takes no I/O and may be
-// called from callbacks).
+// called from callbacks) (A5.2).
 func (s *Service) release(session int64, out *[]outReply) {
 	for _, r := range s.queues[session] {
 		if r.sync && !r.done {

@@ -31,7 +31,7 @@ func (s *Service) read(req *mwzookeeper.Request) *mwzookeeper.Response {
 }
 
 // readNode answers exists, getData, getChildren(2) and getACL (stat only:
-// the service has no ACLs).
+// the service has no ACLs) (A5.1).
 func (s *Service) readNode(req *mwzookeeper.Request, r *mwzookeeper.Response) error {
 	if err := mwzookeeper.ValidatePath(req.Path, false); err != nil {
 		return err

@@ -99,7 +99,7 @@ func (s *Service) Start(p *properties.Properties, host mwzookeeper.Host) error {
 }
 
 // init makes the initial state of a replica that is not yet started:
-// the initial tree, no sessions, nothing waiting.
+// the initial tree, no sessions, nothing waiting (A5.1).
 func (s *Service) init(host mwzookeeper.Host, myid uint64) {
 	s.host, s.myid = host, myid
 	s.log = host.Logger().WithField("peer", myid)
@@ -121,7 +121,7 @@ func newIncarnation() uint64 {
 }
 
 // Stop answers everything waiting with ConnectionLoss, shuts Zab down and
-// returns once no goroutine of the service is left.
+// returns once no goroutine of the service is left (A5.2).
 func (s *Service) Stop() error {
 	s.mu.Lock()
 	if s.stopped || s.zab == nil {
@@ -165,7 +165,7 @@ func connLoss(req *mwzookeeper.Request, why string) *mwzookeeper.Response {
 }
 
 // submitLocal answers a read (or a reconnect) from the applied state, or
-// queues it behind its session's writes in flight.
+// queues it behind its session's writes in flight (A5.1, A5.2).
 func (s *Service) submitLocal(req *mwzookeeper.Request, reply func(*mwzookeeper.Response),
 	exec func(*mwzookeeper.Request) *mwzookeeper.Response) {
 	s.mu.Lock()
@@ -238,7 +238,7 @@ func (s *Service) submitWrite(req *mwzookeeper.Request, reply func(*mwzookeeper.
 }
 
 // tooLarge refuses data over MaxData before it is proposed: such a
-// request can never succeed, and no replica should have to decode it.
+// request can never succeed, and no replica should have to decode it (A5.1).
 func tooLarge(req *mwzookeeper.Request) error {
 	if len(req.Data) > mwzookeeper.MaxData {
 		return fmt.Errorf("%w: %d bytes of data for %q, at most %d", mwzookeeper.ErrBadArguments, len(req.Data), req.Path, mwzookeeper.MaxData)
@@ -252,7 +252,7 @@ func tooLarge(req *mwzookeeper.Request) error {
 }
 
 // failOne answers a write whose proposal failed, unless something else
-// (LOOKING, Stop) already did.
+// (LOOKING, Stop) already did (A5.2).
 func (s *Service) failOne(reqno uint64, r *request, req *mwzookeeper.Request, err error) {
 	resp := connLoss(req, err.Error())
 	if errors.Is(err, zab.ErrTooLarge) {
@@ -270,7 +270,7 @@ func (s *Service) failOne(reqno uint64, r *request, req *mwzookeeper.Request, er
 
 // submitSync asks Zab for a sync, answered at DeliverSync. The lock is
 // held across zab.Sync (no I/O: it steps the core) so that DeliverSync
-// finds the request registered.
+// finds the request registered (A5.2).
 func (s *Service) submitSync(req *mwzookeeper.Request, reply func(*mwzookeeper.Response)) {
 	s.mu.Lock()
 	if !s.serving {
@@ -291,7 +291,7 @@ func (s *Service) submitSync(req *mwzookeeper.Request, reply func(*mwzookeeper.R
 	s.mu.Unlock()
 }
 
-// Stats describes the replica for the four-letter words.
+// Stats describes the replica for the four-letter words (A5.1).
 func (s *Service) Stats() mwzookeeper.Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -20,7 +20,7 @@ type session struct {
 // passwordLen is ZooKeeper's session password length.
 const passwordLen = 16
 
-// newPassword draws a session's password on the proposing replica.
+// newPassword draws a session's password on the proposing replica (A5.3).
 func newPassword() []byte {
 	b := make([]byte, passwordLen)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails on Linux
@@ -74,7 +74,7 @@ func (s *Service) applyLiveness(ts int64, ids []int64) {
 
 // touch notes that session showed activity on this replica; the next
 // liveness message carries it. Writes need no note: applying them counts.
-// s.mu must be held.
+// s.mu must be held (A5.3).
 func (s *Service) touch(id int64) {
 	if id != 0 {
 		s.active[id] = struct{}{}
@@ -136,7 +136,7 @@ func (s *Service) livenessLoop() {
 }
 
 // livenessRound takes the sessions active since the last round and, if
-// this replica leads, picks the sessions to expire.
+// this replica leads, picks the sessions to expire (A5.3).
 func (s *Service) livenessRound() (active, expire []int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -70,11 +70,13 @@ func TestEphemeralsGoWhenTheSessionCloses(t *testing.T) {
 func TestSessionsExpireUnlessActive(t *testing.T) {
 	e := start(t, 3, svctest.Options{})
 	f := follower(t, e)
-	live := e.Session(t, f, 400*time.Millisecond)
-	silent := e.Session(t, f, 400*time.Millisecond)
+	// 800 ms: a few ticks of slack for a loaded machine (liveness goes
+	// out once per 50 ms tick).
+	live := e.Session(t, f, 800*time.Millisecond)
+	silent := e.Session(t, f, 800*time.Millisecond)
 	mustOK(t, "create", create(e, t, f, live, "/live", "", mwzookeeper.Ephemeral))
 	mustOK(t, "create", create(e, t, f, silent, "/silent", "", mwzookeeper.Ephemeral))
-	deadline := time.Now().Add(1500 * time.Millisecond)
+	deadline := time.Now().Add(2500 * time.Millisecond)
 	for time.Now().Before(deadline) { // ping as a client would, bounded
 		mustOK(t, "ping", e.Do(t, f, &req{Op: mwzookeeper.OpPing, Session: live}))
 		<-time.After(50 * time.Millisecond)

@@ -32,7 +32,7 @@ const (
 var errBadState = errors.New("aufgabe5: malformed state snapshot")
 
 // writeState writes the replicated state. Only the goroutine that
-// changes the state may call it, or the caller must hold s.mu.
+// changes the state may call it, or the caller must hold s.mu (A5.2).
 func (s *Service) writeState(w io.Writer) error {
 	h := crc32.NewIEEE()
 	bw := bufio.NewWriterSize(io.MultiWriter(w, h), 64<<10)
@@ -65,7 +65,7 @@ func (s *Service) writeState(w io.Writer) error {
 	return err
 }
 
-// writeNode writes n and, depth first in name order, its descendants.
+// writeNode writes n and, depth first in name order, its descendants (A5.2).
 func (s *Service) writeNode(w *bufio.Writer, path string, n *znode, b []byte) error {
 	b = appendString(b[:0], path)
 	st := &n.stat
@@ -87,7 +87,7 @@ func (s *Service) writeNode(w *bufio.Writer, path string, n *znode, b []byte) er
 }
 
 // readState replaces the whole replicated state by a snapshot; an empty
-// reader is the initial state. A bad snapshot changes nothing.
+// reader is the initial state. A bad snapshot changes nothing (A5.2).
 func (s *Service) readState(r io.Reader, last zab.TxnCookie) error {
 	all, err := io.ReadAll(r)
 	if err != nil {
@@ -107,7 +107,7 @@ func (s *Service) readState(r io.Reader, last zab.TxnCookie) error {
 	return nil
 }
 
-// decodeState parses and checks a snapshot.
+// decodeState parses and checks a snapshot (A5.2).
 func decodeState(all []byte) (*tree, map[int64]*session, int64, error) {
 	if len(all) < len(stateMagic)+5 {
 		return nil, nil, 0, fmt.Errorf("%w: %d bytes", errBadState, len(all))
@@ -140,7 +140,7 @@ func decodeState(all []byte) (*tree, map[int64]*session, int64, error) {
 	return t, sessions, zxid, nil
 }
 
-// decodeNode reads one node and links it under its parent, read before.
+// decodeNode reads one node and links it under its parent, read before (A5.2).
 func decodeNode(d *decoder, t *tree, root bool) {
 	path := string(d.bytes(maxPathLen))
 	var v [9]int64
