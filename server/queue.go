@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"zablab/mwzookeeper"
@@ -14,9 +15,16 @@ const (
 	// the reader stops reading until one is written (ZooKeeper's
 	// outstanding limit, per connection).
 	maxInflight = 1024
-	// maxQueued bytes of replies and events may wait to be written; a
-	// client that lets more pile up does not read and is disconnected.
-	maxQueued = 4 * wire.MaxFrame
+	// softQueued bytes of replies and events waiting to be written stop
+	// the reader (back pressure: a burst of large reads is fine, the
+	// client just waits for the next one to be read).
+	softQueued = 4 * wire.MaxFrame
+	// maxQueued bytes is the hard limit: only replies to requests already
+	// taken (and watch events) can push the queue there; such a client is
+	// disconnected rather than buffered without bound. A client that stops
+	// reading is caught earlier: a write blocked for its session timeout
+	// closes the connection.
+	maxQueued = 64 * wire.MaxFrame
 	// keepBuf is the largest buffer a slot or the writer keeps for reuse.
 	keepBuf = 64 << 10
 )
@@ -42,7 +50,7 @@ type slot struct {
 func (c *conn) takeSlot() *slot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for !c.closed && len(c.pending)-c.head >= maxInflight {
+	for !c.closed && (len(c.pending)-c.head >= maxInflight || c.queued > softQueued) {
 		c.room.Wait()
 	}
 	if c.closed {
@@ -156,7 +164,7 @@ func (c *conn) finishLocked(done *slot) {
 	c.srv.stats.reply(start, sent)
 	c.room.Signal()
 	if over {
-		c.close("the client does not read its replies (more than 4 MiB queued)")
+		c.close(fmt.Sprintf("more than %d MiB of replies queued for the client", maxQueued>>20))
 		return
 	}
 	c.wakeWriter()
@@ -191,7 +199,7 @@ func (c *conn) event(ev mwzookeeper.WatchEvent) {
 	c.sent.Add(1)
 	c.srv.stats.reply(time.Time{}, 1)
 	if over {
-		c.close("the client does not read its watch events (more than 4 MiB queued)")
+		c.close(fmt.Sprintf("more than %d MiB of replies and events queued for the client", maxQueued>>20))
 		return
 	}
 	c.wakeWriter()
@@ -244,12 +252,16 @@ func (c *conn) writeLoop() {
 		c.out, c.spare = c.spare[:0], nil
 		c.queued -= len(buf)
 		c.mu.Unlock()
+		c.room.Signal()    // the reader may wait for the queue to shrink
 		if len(buf) == 0 { // draining, nothing owed
 			c.closeQuiet("session closed")
 			return
 		}
+		// A client that reads nothing for its whole session timeout is
+		// gone or stuck: it is disconnected, not waited for.
+		c.nc.SetWriteDeadline(time.Now().Add(time.Duration(c.timeout.Load()) * time.Millisecond))
 		if _, err := c.nc.Write(buf); err != nil {
-			c.close("write failed: " + errText(err))
+			c.close("write failed: " + errText(err) + " (the client does not read)")
 			return
 		}
 		c.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -458,3 +459,65 @@ func TestHostClockSkew(t *testing.T) {
 
 // nopListener stands for a listener New never uses.
 type nopListener struct{ net.Listener }
+
+// TestStopLeavesNoGoroutine: after Stop, no goroutine of the server is left,
+// whatever its connections were doing.
+func TestStopLeavesNoGoroutine(t *testing.T) {
+	f := newFake()
+	p, _ := properties.LoadString(testProps)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(p, func() mw.Service { return f }, Options{Listener: ln, Logger: testLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	zkClient(t, 2*time.Second, s.Addr().String())
+	r := dialRaw(t, s.Addr())
+	r.connect(0, make([]byte, 16), 1000)
+	f.setHold(true)
+	r.request(1, mw.OpGetData, "/", false) // a reply still owed at Stop
+	dialRaw(t, s.Addr())                   // a connection that never says anything
+	wait.For(t, "a held request", 10*time.Second, func() bool { return f.heldCount() == 1 })
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := serverGoroutines(); n != 0 {
+		t.Fatalf("%d goroutines of the server left after Stop", n)
+	}
+}
+
+func serverGoroutines() int {
+	buf := make([]byte, 1<<20)
+	n := runtime.Stack(buf, true)
+	count := 0
+	for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+		if strings.Contains(g, "zablab/server.(*conn)") || strings.Contains(g, "zablab/server.(*Server)") {
+			count++
+		}
+	}
+	return count
+}
+
+// TestBurstOfLargeReadsOnAReadingClient: a client that pipelines 40 reads
+// of a 512 KiB node (20 MiB of replies) and reads them is served, in order:
+// the reader waits for the queue to shrink instead of dropping the client.
+func TestBurstOfLargeReadsOnAReadingClient(t *testing.T) {
+	f := newFake()
+	f.nodes["/big"] = fakeNode{data: make([]byte, 512<<10)}
+	s := startServer(t, f, testProps)
+	r := dialRaw(t, s.Addr())
+	r.connect(0, make([]byte, 16), 3000)
+	for xid := int32(1); xid <= 40; xid++ { // all sent before the first is read
+		r.request(xid, mw.OpGetData, "/big", false)
+	}
+	for want := int32(1); want <= 40; want++ {
+		if xid, code := r.reply(); xid != want || code != 0 {
+			t.Fatalf("reply %d: xid %d code %d", want, xid, code)
+		}
+	}
+}
