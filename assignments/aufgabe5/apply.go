@@ -49,7 +49,7 @@ func (c *applyCtx) event(typ mwzookeeper.EventType, path string) {
 }
 
 // applyRequest applies one delivered write request on every replica and
-// returns its outcome, which only the proposing replica sends (A5.1, A5.2).
+// returns its outcome, which only the proposing replica sends (A5.1, A5.3, A5.6, A5.7).
 // Everything it decides comes from the request, the tree and the cookie.
 func (s *Service) applyRequest(t *txn, cookie zab.TxnCookie) mwzookeeper.Response {
 	// TODO(A5.1): apply one delivered write request, on every replica, and
@@ -66,13 +66,13 @@ func (s *Service) applyRequest(t *txn, cookie zab.TxnCookie) mwzookeeper.Respons
 }
 
 // fire sends the watch events of an applied write to the sessions that
-// watch them on this replica.
+// watch them on this replica (A5.6).
 func (s *Service) fire(evs []mwzookeeper.WatchEvent) {
 	// TODO(A5.6): send each event to the sessions that watch it on this
 	// replica (s.watches.Fire).
 }
 
-// applyOp applies one tree operation; on error nothing changed.
+// applyOp applies one tree operation; on error nothing changed (A5.1, A5.7).
 func (s *Service) applyOp(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MWStat, error) {
 	// TODO(A5.1): one tree operation: create, delete or setData.
 	// TODO(A5.7): check (a multi's version check: existing).
@@ -80,8 +80,7 @@ func (s *Service) applyOp(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.M
 }
 
 // create follows ZooKeeper's checks in its order: mode, path, data size,
-// parent (NoNode), the name (NodeExists), an ephemeral parent (A5.1, A5.3,
-// sequential nodes).
+// parent (NoNode), the name (NodeExists), an ephemeral parent (A5.1, A5.5, A5.6, A5.7).
 func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MWStat, error) {
 	// TODO(A5.1): ZooKeeper's checks, in its order: the mode (Container
 	// and TTL modes: ErrUnimplemented), the path (mwzookeeper.ValidatePath),
@@ -100,7 +99,7 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: create %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Path)
 }
 
-// existing returns the node at path if it exists with version (-1: any).
+// existing returns the node at path if it exists with version (-1: any) (A5.1).
 func (s *Service) existing(path string, version int32) (*znode, error) {
 	// TODO(A5.1): the node at the valid path, if it exists (ErrNoNode) with
 	// the version asked for (-1: any; else ErrBadVersion).
@@ -117,7 +116,7 @@ func (s *Service) delete(c *applyCtx, o *mwzookeeper.Op) error {
 }
 
 // deleteNode removes the childless node at path, updates its parent's
-// cversion and pzxid, and records the events and the undo.
+// cversion and pzxid, and records the events and the undo (A5.1, A5.6, A5.7).
 func (s *Service) deleteNode(c *applyCtx, path string) {
 	// TODO(A5.1): unlink the childless node at path (s.tree.unlink) and
 	// update its parent's cversion and pzxid.
@@ -126,7 +125,7 @@ func (s *Service) deleteNode(c *applyCtx, path string) {
 	// TODO(A5.7): record the change for undo.
 }
 
-// setData replaces a node's data: version++, mzxid and mtime (A5.1, A5.4).
+// setData replaces a node's data: version++, mzxid and mtime (A5.1, A5.6, A5.7).
 func (s *Service) setData(c *applyCtx, o *mwzookeeper.Op) (mwzookeeper.MWStat, error) {
 	// TODO(A5.1): the node with the version asked for (existing), the data
 	// size; replace the data (s.tree.setData), version + 1, mzxid = the

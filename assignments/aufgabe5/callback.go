@@ -20,7 +20,7 @@ const (
 
 // Deliver applies one delivered message on this replica, and answers the
 // client if this replica's run proposed it and the request still waits
-// (A5.2). A message that does not decode is logged and skipped; every
+// (A5.1, A5.3). A message that does not decode is logged and skipped; every
 // replica skips it alike, so the state stays the same everywhere.
 func (cb *callback) Deliver(c zab.TxnCookie, msg []byte) {
 	// TODO(A5.1): apply one delivered message on this replica. Decode it
@@ -35,7 +35,7 @@ func (cb *callback) Deliver(c zab.TxnCookie, msg []byte) {
 	// (applyLiveness at the cookie's timestamp in ms).
 }
 
-// DeliverSync answers the sync with this cookie, if it still waits.
+// DeliverSync answers the sync with this cookie, if it still waits (A5.2).
 func (cb *callback) DeliverSync(c zab.TxnCookie) {
 	// TODO(A5.2): answer the sync with this cookie's Seq (s.syncs), if it
 	// still waits, with the zxid applied so far and the sync's path (as
@@ -45,8 +45,7 @@ func (cb *callback) DeliverSync(c zab.TxnCookie) {
 
 // Status follows the local Zab's role. LOOKING fails every request in
 // flight with ConnectionLoss and stops serving; FOLLOWING and LEADING
-// serve again. A new leader grants every session a fresh timeout (A5.2,
-// A5.3).
+// serve again. A new leader grants every session a fresh timeout (A5.1, A5.2, A5.3).
 func (cb *callback) Status(st zab.Status, leader string) {
 	// TODO(A5.1): follow the local Zab's role (s.role, s.leader). FOLLOWING
 	// and LEADING: serve (s.serving, unless stopped) and tell the host

@@ -7,7 +7,7 @@ import (
 )
 
 // applyMulti applies check, create, delete and setData ops as one write,
-// all or nothing (optional part: multi). The ops run against the tree
+// all or nothing (A5.7). The ops run against the tree
 // itself, each change recorded; the first failure undoes them all, so the
 // tree and the watches see nothing. The results follow ZooKeeper: on
 // failure the ops before report nil, the failing op its error, the ops

@@ -33,14 +33,14 @@ func flush(out []outReply) {
 	}
 }
 
-// enqueue appends r to its session's queue. s.mu must be held.
+// enqueue appends r to its session's queue. s.mu must be held (A5.2).
 func (s *Service) enqueue(r *request) {
 	// TODO(A5.2): append r to its session's queue (s.queues), so that the
 	// session's reads behind it wait for it.
 }
 
 // answer gives r its reply (once) and runs the reads of r's session that
-// were only waiting for it. s.mu must be held.
+// were only waiting for it. s.mu must be held (A5.1, A5.2).
 func (s *Service) answer(r *request, resp *mwzookeeper.Response, out *[]outReply) {
 	// TODO(A5.1): give r its reply, once (r.done), through out: replies
 	// are given after s.mu is released.
@@ -49,7 +49,7 @@ func (s *Service) answer(r *request, resp *mwzookeeper.Response, out *[]outReply
 }
 
 // drain pops the answered head of session's queue and executes the reads
-// that reach the head; it stops at the first write still in flight.
+// that reach the head; it stops at the first write still in flight (A5.2).
 func (s *Service) drain(session int64, out *[]outReply) {
 	// TODO(A5.2): pop the answered requests at the head of the session's
 	// queue, executing the reads that reach the head (s.read); stop at the
@@ -58,7 +58,7 @@ func (s *Service) drain(session int64, out *[]outReply) {
 
 // behindSync says whether session has a sync in flight: its later writes
 // wait for it, so that a read between the sync and them sees the state
-// the sync promised and not theirs. s.mu must be held.
+// the sync promised and not theirs. s.mu must be held (A5.2).
 func (s *Service) behindSync(session int64) bool {
 	// TODO(A5.2): whether the session has a sync in flight here: its later
 	// writes wait for it, so that a read between the sync and them sees the
@@ -68,7 +68,7 @@ func (s *Service) behindSync(session int64) bool {
 
 // release proposes the held writes of session up to its next sync still
 // in flight, in order. s.mu must be held (Propose takes no I/O and may be
-// called from callbacks).
+// called from callbacks) (A5.2).
 func (s *Service) release(session int64, out *[]outReply) {
 	// TODO(A5.2): propose the held writes of the session (r.held), in
 	// order, up to its next sync still in flight; a proposal that fails is
@@ -76,7 +76,7 @@ func (s *Service) release(session int64, out *[]outReply) {
 }
 
 // failAll answers every request waiting on this replica with
-// ConnectionLoss: the local Zab is LOOKING or the service stops (A5.2). A
+// ConnectionLoss: the local Zab is LOOKING or the service stops (A5.1, A5.2). A
 // write among them may still be delivered later: it is then applied but
 // not answered again. s.mu must be held.
 func (s *Service) failAll(why string, out *[]outReply) {

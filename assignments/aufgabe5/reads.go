@@ -8,7 +8,7 @@ import (
 
 // read executes a read on this replica's applied state, at once, and
 // leaves the watches it asks for while it executes, so no write can slip
-// between the answer and the watch (A5.1; watches). s.mu must be held.
+// between the answer and the watch (A5.1, A5.6). s.mu must be held.
 func (s *Service) read(req *mwzookeeper.Request) *mwzookeeper.Response {
 	// TODO(A5.1): execute a read on the applied state, at once: exists,
 	// getData, getChildren(2) and getACL with readNode; ping answers
@@ -20,7 +20,7 @@ func (s *Service) read(req *mwzookeeper.Request) *mwzookeeper.Response {
 }
 
 // readNode answers exists, getData, getChildren(2) and getACL (stat only:
-// the service has no ACLs).
+// the service has no ACLs) (A5.1, A5.6).
 func (s *Service) readNode(req *mwzookeeper.Request, r *mwzookeeper.Response) error {
 	// TODO(A5.1): the node at the valid path (ErrNoNode), its stat, for
 	// getData a copy of its data, for getChildren its children sorted.

@@ -97,7 +97,7 @@ func (s *Service) Start(p *properties.Properties, host mwzookeeper.Host) error {
 }
 
 // init makes the initial state of a replica that is not yet started:
-// the initial tree, no sessions, nothing waiting.
+// the initial tree, no sessions, nothing waiting (A5.1).
 func (s *Service) init(host mwzookeeper.Host, myid uint64) {
 	s.host, s.myid = host, myid
 	s.log = host.Logger().WithField("peer", myid)
@@ -119,7 +119,7 @@ func newIncarnation() uint64 {
 }
 
 // Stop answers everything waiting with ConnectionLoss, shuts Zab down and
-// returns once no goroutine of the service is left.
+// returns once no goroutine of the service is left (A5.2).
 func (s *Service) Stop() error {
 	s.mu.Lock()
 	if s.stopped || s.zab == nil {
@@ -160,7 +160,7 @@ func connLoss(req *mwzookeeper.Request, why string) *mwzookeeper.Response {
 }
 
 // submitLocal answers a read (or a reconnect) from the applied state, or
-// queues it behind its session's writes in flight.
+// queues it behind its session's writes in flight (A5.1, A5.2, A5.3).
 func (s *Service) submitLocal(req *mwzookeeper.Request, reply func(*mwzookeeper.Response),
 	exec func(*mwzookeeper.Request) *mwzookeeper.Response) {
 	// TODO(A5.1): answer from this replica's applied state, at once:
@@ -198,7 +198,7 @@ func (s *Service) submitWrite(req *mwzookeeper.Request, reply func(*mwzookeeper.
 }
 
 // tooLarge refuses data over MaxData before it is proposed: such a
-// request can never succeed, and no replica should have to decode it.
+// request can never succeed, and no replica should have to decode it (A5.1).
 func tooLarge(req *mwzookeeper.Request) error {
 	if len(req.Data) > mwzookeeper.MaxData {
 		return fmt.Errorf("%w: %d bytes of data for %q, at most %d", mwzookeeper.ErrBadArguments, len(req.Data), req.Path, mwzookeeper.MaxData)
@@ -212,7 +212,7 @@ func tooLarge(req *mwzookeeper.Request) error {
 }
 
 // failOne answers a write whose proposal failed, unless something else
-// (LOOKING, Stop) already did.
+// (LOOKING, Stop) already did (A5.1).
 func (s *Service) failOne(reqno uint64, r *request, req *mwzookeeper.Request, err error) {
 	// TODO(A5.1): answer the write numbered reqno with connLoss (with
 	// ErrBadArguments when Zab says zab.ErrTooLarge), unless something else
@@ -221,7 +221,7 @@ func (s *Service) failOne(reqno uint64, r *request, req *mwzookeeper.Request, er
 
 // submitSync asks Zab for a sync, answered at DeliverSync. The lock is
 // held across zab.Sync (no I/O: it steps the core) so that DeliverSync
-// finds the request registered.
+// finds the request registered (A5.2).
 func (s *Service) submitSync(req *mwzookeeper.Request, reply func(*mwzookeeper.Response)) {
 	// TODO(A5.2): ask Zab for a sync point (s.zab.Sync) and answer the
 	// request when DeliverSync brings that cookie's Seq (s.syncs): by then
@@ -231,7 +231,7 @@ func (s *Service) submitSync(req *mwzookeeper.Request, reply func(*mwzookeeper.R
 	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: sync (TODO A5.2)", mwzookeeper.ErrUnimplemented)})
 }
 
-// Stats describes the replica for the four-letter words.
+// Stats describes the replica for the four-letter words (A5.1).
 func (s *Service) Stats() mwzookeeper.Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()

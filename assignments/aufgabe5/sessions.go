@@ -18,7 +18,7 @@ type session struct {
 // passwordLen is ZooKeeper's session password length.
 const passwordLen = 16
 
-// newPassword draws a session's password on the proposing replica.
+// newPassword draws a session's password on the proposing replica (A5.3).
 func newPassword() []byte {
 	b := make([]byte, passwordLen)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails on Linux
@@ -26,7 +26,7 @@ func newPassword() []byte {
 }
 
 // applyCreateSession opens a session whose id is the zxid of its creation:
-// unique, and the same on every replica (A5.3).
+// unique, and the same on every replica (A5.1).
 func (s *Service) applyCreateSession(c *applyCtx, t *txn) mwzookeeper.Response {
 	// TODO(A5.1): open a session with the timeout and the password the
 	// request carries. Its id must be unique and the same on every replica:
@@ -36,7 +36,7 @@ func (s *Service) applyCreateSession(c *applyCtx, t *txn) mwzookeeper.Response {
 
 // applyCloseSession ends a session at this point of the order on every
 // replica: its ephemerals go (sorted, so in the same order everywhere),
-// its watches here go, and the host hears of it (A5.3). Closing an
+// its watches here go, and the host hears of it (A5.1, A5.3, A5.6). Closing an
 // unknown session is a no-op, so a client's close and the leader's expiry
 // may both arrive.
 func (s *Service) applyCloseSession(c *applyCtx, id int64, expired bool) {
@@ -64,14 +64,14 @@ func (s *Service) applyLiveness(ts int64, ids []int64) {
 
 // touch notes that session showed activity on this replica; the next
 // liveness message carries it. Writes need no note: applying them counts.
-// s.mu must be held.
+// s.mu must be held (A5.3).
 func (s *Service) touch(id int64) {
 	// TODO(A5.3): note that the session showed activity here (s.active);
 	// the next liveness message carries it to every replica.
 }
 
 // reconnect answers a client that comes back with its session id and
-// password, locally (A5.3): an unknown or expired session, or a wrong
+// password, locally (A5.2): an unknown or expired session, or a wrong
 // password, is expired; a client that has seen a newer zxid than this
 // replica applied is refused with ConnectionLoss, so it tries another
 // replica (or this one later) and never reads older state than it saw.
@@ -116,7 +116,7 @@ func (s *Service) livenessLoop() {
 }
 
 // livenessRound takes the sessions active since the last round and, if
-// this replica leads, picks the sessions to expire.
+// this replica leads, picks the sessions to expire (A5.3).
 func (s *Service) livenessRound() (active, expire []int64) {
 	// TODO(A5.3): once per tick (livenessLoop): take the sessions active
 	// here since the last round (s.active), sorted. On the leader, also pick

@@ -29,7 +29,7 @@ const (
 var errBadState = errors.New("aufgabe5: malformed state snapshot")
 
 // writeState writes the replicated state. Only the goroutine that
-// changes the state may call it, or the caller must hold s.mu.
+// changes the state may call it, or the caller must hold s.mu (A5.2).
 func (s *Service) writeState(w io.Writer) error {
 	// TODO(A5.2): write the whole replicated state (the tree, the sessions,
 	// lastZxid) so that readState can rebuild it: Zab takes snapshots with
@@ -37,14 +37,14 @@ func (s *Service) writeState(w io.Writer) error {
 	return fmt.Errorf("%w: writeState (TODO A5.2)", mwzookeeper.ErrUnimplemented)
 }
 
-// writeNode writes n and, depth first in name order, its descendants.
+// writeNode writes n and, depth first in name order, its descendants (A5.2).
 func (s *Service) writeNode(w *bufio.Writer, path string, n *znode, b []byte) error {
 	// TODO(A5.2): write n and its descendants.
 	return fmt.Errorf("%w: writeNode %q (TODO A5.2)", mwzookeeper.ErrUnimplemented, path)
 }
 
 // readState replaces the whole replicated state by a snapshot; an empty
-// reader is the initial state. A bad snapshot changes nothing.
+// reader is the initial state. A bad snapshot changes nothing (A5.2).
 func (s *Service) readState(r io.Reader, last zab.TxnCookie) error {
 	// TODO(A5.2): replace the whole replicated state with the snapshot in r
 	// (decodeState); an empty r is the initial state. A bad snapshot
@@ -52,13 +52,13 @@ func (s *Service) readState(r io.Reader, last zab.TxnCookie) error {
 	return fmt.Errorf("%w: readState at %s (TODO A5.2)", mwzookeeper.ErrUnimplemented, last.Zxid)
 }
 
-// decodeState parses and checks a snapshot.
+// decodeState parses and checks a snapshot (A5.2).
 func decodeState(all []byte) (*tree, map[int64]*session, int64, error) {
 	// TODO(A5.2): parse and check a snapshot written by writeState.
 	return nil, nil, 0, fmt.Errorf("%w: decodeState (TODO A5.2)", mwzookeeper.ErrUnimplemented)
 }
 
-// decodeNode reads one node and links it under its parent, read before.
+// decodeNode reads one node and links it under its parent, read before (A5.2).
 func decodeNode(d *decoder, t *tree, root bool) {
 	// TODO(A5.2): read one node and link it under its parent.
 	d.fail("decodeNode (TODO A5.2)")

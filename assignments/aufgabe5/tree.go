@@ -57,7 +57,7 @@ func (n *znode) sortedChildren() []string {
 }
 
 // link inserts n at path under its existing parent, touching nothing of
-// the parent's stat but NumChildren; the ephemeral index follows.
+// the parent's stat but NumChildren; the ephemeral index follows (A5.1).
 func (t *tree) link(path string, n *znode) {
 	parent := t.nodes[mwzookeeper.Parent(path)]
 	if parent.children == nil {
@@ -78,7 +78,7 @@ func (t *tree) link(path string, n *znode) {
 	}
 }
 
-// unlink removes the childless node at path, the reverse of link.
+// unlink removes the childless node at path, the reverse of link (A5.1).
 func (t *tree) unlink(path string) *znode {
 	n := t.nodes[path]
 	parent := t.nodes[mwzookeeper.Parent(path)]
@@ -95,7 +95,7 @@ func (t *tree) unlink(path string) *znode {
 	return n
 }
 
-// setData replaces n's data and returns the old data.
+// setData replaces n's data and returns the old data (A5.1).
 func (t *tree) setData(n *znode, data []byte) []byte {
 	old := n.data
 	t.dataSize += int64(len(data) - len(old))

@@ -221,7 +221,7 @@ func (d *decoder) op() mwzookeeper.Op {
 }
 
 // decodeTxn decodes msg into t, reusing t's slices. An error wraps
-// errBadTxn and says where.
+// errBadTxn and says where (A5.2).
 func decodeTxn(msg []byte, t *txn) error {
 	d := decoder{b: msg}
 	if v := d.byte(); d.err == nil && v != txnVersion {

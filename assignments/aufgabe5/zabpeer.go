@@ -10,9 +10,9 @@ import (
 )
 
 // newZab builds the replica's Zab peer: MultiZab when p names peers,
-// SingleZab otherwise (A5.1, A5.2). now is the host's clock: the leader
+// SingleZab otherwise (A5.1, A5.2, A5.4). now is the host's clock: the leader
 // stamps each message with it, and the tree's ctime and mtime come from
-// those stamps (A5.4). A key that differs from a known one only in case
+// those stamps (A5.1, A5.2, A5.4). A key that differs from a known one only in case
 // is an error naming the file and line.
 func newZab(cb zab.Callback, p *properties.Properties, now func() time.Time) (zab.Zab, error) {
 	// TODO(A5.1): build this replica's Zab peer from its properties. Check

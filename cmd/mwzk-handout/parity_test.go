@@ -137,3 +137,21 @@ func TestFixImports(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestRetag(t *testing.T) {
+	body := "// TODO(A5.1): this.\n// TODO(A5.2): that.\n// TODO(A5.1): more.\n"
+	for doc, want := range map[string]string{
+		"// answer gives r its reply. s.mu must be held (A5.2).":        "// answer gives r its reply. s.mu must be held (A5.1, A5.2).",
+		"// read executes a read (A5.1; watches). s.mu must be held.":   "// read executes a read (A5.1, A5.2). s.mu must be held.",
+		"// applyMulti applies ops (optional part: multi).":             "// applyMulti applies ops (A5.1, A5.2).",
+		"// existing returns the node (-1: any).":                       "// existing returns the node (-1: any).",
+		"// create checks (A5.1, A5.3,\n// sequential nodes) in order.": "// create checks (A5.1, A5.2) in order.",
+	} {
+		if got := retag(doc, body); got != want {
+			t.Errorf("retag(%q) = %q, want %q", doc, got, want)
+		}
+	}
+	if got := retag("// x (A5.2).", "return nil"); got != "// x (A5.2)." {
+		t.Errorf("a body without TODO changed the doc: %q", got)
+	}
+}

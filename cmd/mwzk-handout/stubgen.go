@@ -11,6 +11,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -138,6 +139,12 @@ func stubFile(name string, src []byte, decided map[string]bool) ([]byte, []strin
 		switch {
 		case todo:
 			decided[k] = true
+			if fd.Doc != nil {
+				from, to := fset.Position(fd.Doc.Pos()).Offset, fset.Position(fd.Doc.End()).Offset
+				if doc := retag(string(src[from:to]), body); doc != string(src[from:to]) {
+					edits = append(edits, edit{from, to, doc})
+				}
+			}
 			edits = append(edits, edit{fset.Position(fd.Body.Lbrace).Offset + 1, fset.Position(fd.Body.Rbrace).Offset, "\n" + strings.Trim(body, "\n") + "\n"})
 		case slices.Contains(provided, k):
 			decided[k] = true
@@ -166,6 +173,28 @@ func stubFile(name string, src []byte, decided map[string]bool) ([]byte, []strin
 // addable are the packages a TODO body may use that its file need not
 // import yet.
 var addable = []string{"errors", "fmt", "io"}
+
+// partTag is a part's tag in a TODO: TODO(A5.1).
+var partTag = regexp.MustCompile(`TODO\((A5\.\d)\)`)
+
+// refTag is a part tag in the reference's doc comments: "(A5.2)",
+// "(A5.1, A5.2)", "(A5.1; watches)", "(optional part: multi)".
+var refTag = regexp.MustCompile(`\((?:optional part: )?(?:A5\.[0-9x]|watches|multi|sequential nodes|per-session order)(?:[,;]\s*(?://\s*)?(?:A5\.[0-9x]|watches|multi|sequential nodes|per-session order))*\)`)
+
+// retag makes the part tags in a TODO function's doc comment name the
+// parts of its TODOs, so the comment and the TODOs never disagree.
+func retag(doc, body string) string {
+	var tags []string
+	for _, m := range partTag.FindAllStringSubmatch(body, -1) {
+		if !slices.Contains(tags, m[1]) {
+			tags = append(tags, m[1])
+		}
+	}
+	if len(tags) == 0 {
+		return doc
+	}
+	return refTag.ReplaceAllLiteralString(doc, "("+strings.Join(tags, ", ")+")")
+}
 
 // fixImports removes the imports src no longer uses, adds those of
 // addable it now uses, and gofmts it.
