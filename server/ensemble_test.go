@@ -133,22 +133,21 @@ func TestEnsembleOperations(t *testing.T) {
 	_, err = a.Set("/app", []byte("v2"), -1)
 	must(err, "set")
 	expectEvent(t, ch, zk.EventNodeDataChanged, "/app")
-	// Ephemerals go with their session.
-	c := zkClient(t, 3*time.Second, e.addrs[2])
-	_, err = c.Create("/app/eph", nil, zk.FlagEphemeral, acl)
-	must(err, "ephemeral create")
-	_, err = a.Sync("/app") // a's server may not have applied the create yet
-	must(err, "sync")
-	ok, _, ech, err := a.ExistsW("/app/eph")
-	must(err, "existsw")
-	if !ok {
-		t.Fatal("the ephemeral is not there after sync")
+	ephemeralGoesWithSession(t, a, e.addrs[2])
+	multiAllOrNothing(t, a, b)
+	must(a.Delete("/m1", -1), "delete")
+	if err := a.Delete("/app", -1); err != zk.ErrNotEmpty {
+		t.Errorf("delete of a parent: %v, want ErrNotEmpty", err)
 	}
-	c.Close()
-	expectEvent(t, ech, zk.EventNodeDeleted, "/app/eph")
-	// Multi: success and failure.
-	_, err = a.Multi(&zk.CreateRequest{Path: "/m1", Data: []byte("x")}, &zk.SetDataRequest{Path: "/app", Data: []byte("v3"), Version: -1})
-	must(err, "multi")
+}
+
+// multiAllOrNothing: a multi that succeeds applies every op; one that
+// fails applies none; b sees the result after a sync.
+func multiAllOrNothing(t *testing.T, a, b *zk.Conn) {
+	t.Helper()
+	if _, err := a.Multi(&zk.CreateRequest{Path: "/m1", Data: []byte("x")}, &zk.SetDataRequest{Path: "/app", Data: []byte("v3"), Version: -1}); err != nil {
+		t.Fatalf("multi: %v", err)
+	}
 	res, err := a.Multi(&zk.CreateRequest{Path: "/m2"}, &zk.CheckVersionRequest{Path: "/app", Version: 99})
 	if err != zk.ErrBadVersion {
 		t.Errorf("failed multi: %v %+v, want ErrBadVersion", err, res)
@@ -156,19 +155,35 @@ func TestEnsembleOperations(t *testing.T) {
 	if ok, _, _ := a.Exists("/m2"); ok {
 		t.Error("a failed multi left /m2 behind")
 	}
+	if _, err := b.Sync("/"); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
 	kids, _, err := b.Children("/")
-	must(err, "children")
-	_, err = b.Sync("/")
-	must(err, "sync")
-	kids, _, err = b.Children("/")
-	must(err, "children")
-	if strings.Join(kids, ",") != "app,m1" && strings.Join(kids, ",") != "app,m1,zookeeper" {
+	if err != nil {
+		t.Fatalf("children: %v", err)
+	}
+	if got := strings.Join(kids, ","); got != "app,m1" && got != "app,m1,zookeeper" {
 		t.Errorf("children of / = %v", kids)
 	}
-	must(a.Delete("/m1", -1), "delete")
-	if err := a.Delete("/app", -1); err != zk.ErrNotEmpty {
-		t.Errorf("delete of a parent: %v, want ErrNotEmpty", err)
+}
+
+// ephemeralGoesWithSession: a client on another server creates an
+// ephemeral and closes its session; a's exists watch sees it deleted.
+func ephemeralGoesWithSession(t *testing.T, a *zk.Conn, addr string) {
+	t.Helper()
+	c := zkClient(t, 3*time.Second, addr)
+	if _, err := c.Create("/app/eph", nil, zk.FlagEphemeral, acl); err != nil {
+		t.Fatalf("ephemeral create: %v", err)
 	}
+	if _, err := a.Sync("/app"); err != nil { // a's server may not have applied the create yet
+		t.Fatalf("sync: %v", err)
+	}
+	ok, _, ech, err := a.ExistsW("/app/eph")
+	if err != nil || !ok {
+		t.Fatalf("existsw after sync: %v %v", ok, err)
+	}
+	c.Close()
+	expectEvent(t, ech, zk.EventNodeDeleted, "/app/eph")
 }
 
 // TestEnsembleReconnectElsewhere moves a session to another server when its

@@ -27,20 +27,7 @@ func TestEnsembleFailover(t *testing.T) {
 	for _, p := range peers {
 		p.start(t)
 	}
-	var leader *peer
-	wait.For(t, "a leader and two followers", 30*time.Second, func() bool {
-		n := 0
-		for _, p := range peers {
-			switch p.state() {
-			case "leader":
-				leader = p
-				n++
-			case "follower":
-				n++
-			}
-		}
-		return n == 3 && leader != nil
-	})
+	leader := findLeader(t, peers)
 	all := []string{peers[0].client, peers[1].client, peers[2].client}
 	var others []*peer
 	for _, p := range peers {
@@ -76,34 +63,62 @@ func TestEnsembleFailover(t *testing.T) {
 	stop()
 
 	for _, p := range others {
-		c := connect(t, []string{p.client}, 4*time.Second, false)
-		if _, err := c.Sync("/w"); err != nil {
-			t.Fatalf("sync on peer %d: %v", p.id, err)
-		}
-		kids, _, err := c.Children("/w")
-		if err != nil {
-			t.Fatal(err)
-		}
-		have := map[string]bool{}
-		for _, k := range kids {
-			have[k] = true
-		}
-		for _, name := range acked.list() {
-			if !have[name] {
-				t.Fatalf("peer %d lacks acknowledged write /w/%s (of %d)", p.id, name, len(acked.list()))
-			}
-		}
-		wait.For(t, "the stuck session's ephemeral to expire on peer "+fmt.Sprint(p.id), 30*time.Second, func() bool {
-			ok, _, err := c.Exists("/stuck")
-			return err == nil && !ok
-		})
-		ok, st, err := c.Exists("/movable")
-		if err != nil || !ok || st.EphemeralOwner != movableID {
-			t.Fatalf("peer %d: /movable after the move: %v owner 0x%x, %v", p.id, ok, st.EphemeralOwner, err)
-		}
+		checkSurvivor(t, p, acked.list(), movableID)
 	}
 	if movable.SessionID() != movableID {
 		t.Errorf("the movable client's session changed from 0x%x to 0x%x", movableID, movable.SessionID())
+	}
+}
+
+// findLeader waits for one leader and two followers and returns the leader.
+func findLeader(t *testing.T, peers []*peer) *peer {
+	t.Helper()
+	var leader *peer
+	wait.For(t, "a leader and two followers", 30*time.Second, func() bool {
+		n := 0
+		for _, p := range peers {
+			switch p.state() {
+			case "leader":
+				leader = p
+				n++
+			case "follower":
+				n++
+			}
+		}
+		return n == 3 && leader != nil
+	})
+	return leader
+}
+
+// checkSurvivor checks one surviving peer after the kill: every
+// acknowledged write is there, the stuck session's ephemeral expires, the
+// moved session's ephemeral stays.
+func checkSurvivor(t *testing.T, p *peer, acked []string, movableID int64) {
+	t.Helper()
+	c := connect(t, []string{p.client}, 4*time.Second, false)
+	if _, err := c.Sync("/w"); err != nil {
+		t.Fatalf("sync on peer %d: %v", p.id, err)
+	}
+	kids, _, err := c.Children("/w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, k := range kids {
+		have[k] = true
+	}
+	for _, name := range acked {
+		if !have[name] {
+			t.Fatalf("peer %d lacks acknowledged write /w/%s (of %d)", p.id, name, len(acked))
+		}
+	}
+	wait.For(t, "the stuck session's ephemeral to expire on peer "+fmt.Sprint(p.id), 30*time.Second, func() bool {
+		ok, _, err := c.Exists("/stuck")
+		return err == nil && !ok
+	})
+	ok, st, err := c.Exists("/movable")
+	if err != nil || !ok || st.EphemeralOwner != movableID {
+		t.Fatalf("peer %d: /movable after the move: %v owner 0x%x, %v", p.id, ok, st.EphemeralOwner, err)
 	}
 }
 
