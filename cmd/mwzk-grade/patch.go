@@ -21,8 +21,9 @@ type filePatch struct {
 }
 
 type hunk struct {
-	oldStart int      // 1-based line of the hunk in the original
-	old, new []string // lines before and after
+	oldStart    int      // 1-based line of the hunk in the original
+	old, new    []string // lines before and after
+	lead, trail int      // context lines at the start and at the end
 }
 
 // parseDiff reads a unified diff. Text before the first "--- " line is a
@@ -97,15 +98,23 @@ func parseHunk(lines []string, i int) (hunk, int, error) {
 		switch l[0] {
 		case ' ':
 			h.old, h.new = append(h.old, body), append(h.new, body)
+			if len(h.old) == len(h.new) && h.lead == len(h.old)-1 {
+				h.lead++
+			}
+			h.trail++
 		case '-':
-			h.old = append(h.old, body)
+			h.old, h.trail = append(h.old, body), 0
 		case '+':
-			h.new = append(h.new, body)
+			h.new, h.trail = append(h.new, body), 0
 		case '\\': // "\ No newline at end of file"
 			trimLast(&h.old)
 			trimLast(&h.new)
 		case '\n':
 			h.old, h.new = append(h.old, "\n"), append(h.new, "\n")
+			if len(h.old) == len(h.new) && h.lead == len(h.old)-1 {
+				h.lead++
+			}
+			h.trail++
 		default:
 			return h, 0, fmt.Errorf("%w: line %d: %q in a hunk", errPatch, i+1, strings.TrimSpace(l))
 		}
@@ -129,6 +138,10 @@ func (fp *filePatch) apply(text string) (string, error) {
 	pos, shift := 0, 0 // next unconsumed line; how far hunks moved
 	for k, h := range fp.hunks {
 		at := find(lines, h.old, pos, h.oldStart-1+shift)
+		for fuzz := 1; at < 0 && fuzz <= maxFuzz; fuzz++ {
+			h = h.fuzzed(fuzz)
+			at = find(lines, h.old, pos, h.oldStart-1+shift)
+		}
 		if at < 0 {
 			return "", fmt.Errorf("%w: %s, hunk %d (line %d): its context is not in the file (the reference changed: regenerate the variant)",
 				errPatch, fp.path, k+1, h.oldStart)
@@ -140,6 +153,20 @@ func (fp *filePatch) apply(text string) (string, error) {
 	}
 	out = append(out, lines[pos:]...)
 	return strings.Join(out, ""), nil
+}
+
+// maxFuzz is how many context lines at each end of a hunk may be
+// ignored when the hunk does not match as it is (GNU patch's fuzz factor).
+const maxFuzz = 2
+
+// fuzzed returns h without up to fuzz context lines at each end.
+func (h hunk) fuzzed(fuzz int) hunk {
+	lead, trail := min(fuzz, h.lead), min(fuzz, h.trail)
+	if lead+trail >= len(h.old) {
+		return h
+	}
+	return hunk{oldStart: h.oldStart + lead, lead: h.lead - lead, trail: h.trail - trail,
+		old: h.old[lead : len(h.old)-trail], new: h.new[lead : len(h.new)-trail]}
 }
 
 // find returns where old occurs in lines at or after from, the nearest to

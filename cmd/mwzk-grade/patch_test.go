@@ -74,3 +74,22 @@ func TestApplyTwoHunksAddingAndRemovingLines(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestApplyWithFuzzWhenAContextLineChanged(t *testing.T) {
+	diff := "--- a/p/p.go\n+++ b/p/p.go\n@@ -7,3 +7,3 @@\n func b() int {\n-\treturn 2\n+\treturn 3\n }\n"
+	_, files, err := parseDiff(diff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := files[0].hunks[0]; h.lead != 1 || h.trail != 1 {
+		t.Fatalf("hunk context: lead %d trail %d, want 1 and 1", h.lead, h.trail)
+	}
+	changed := strings.Replace(original, "func b() int {", "func b() (n int) {", 1)
+	got, err := files[0].apply(changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(changed, "return 2", "return 3", 1); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -18,9 +18,10 @@ var ephemeralTests = []test{
 	{"A5.3", "ThroughServer", 3, "the whole path: a client's ephemeral, seen through another server, goes when the client closes and when its server stops", testThroughServerEphemeral},
 }
 
-// shortSession is the timeout of a session a test lets expire: 10 ticks
-// of svctest's 50 ms tickTime.
-const shortSession = 500 * time.Millisecond
+// shortSession is the timeout of a session a test lets expire: 15 ticks,
+// long enough that a stall of the machine between its requests does not
+// end it early.
+const shortSession = 15 * testTick
 
 // makeEphemerals creates /<base>/e0, e1 (ephemeral) and /<base>/keep
 // (persistent) from session s on replica i, and checks that every
@@ -175,7 +176,7 @@ func testGoneAfterExpiry(c *T) {
 	x := c.start(3, svctest.Options{})
 	s := x.session(2, shortSession)
 	paths := x.makeEphemerals(2, s, "/expire")
-	x.untilGone(paths, "/expire/keep", 20*shortSession, fmt.Sprintf("after the session (timeout %s) fell silent", shortSession))
+	x.untilGone(paths, "/expire/keep", 10*shortSession, fmt.Sprintf("after the session (timeout %s) fell silent", shortSession))
 	wait.For(c.T, fmt.Sprintf("%s: replica 2 to report session %#x expired to its Host (SessionClosed(s, true))", c.part.ID, s),
 		5*time.Second, func() bool {
 			closed, expired := x.e.Host(2).Closed(s)
@@ -192,5 +193,5 @@ func testGoneWhenServerStops(c *T) {
 	s := x.session(i, shortSession)
 	paths := x.makeEphemerals(i, s, "/crash")
 	x.stop(i)
-	x.untilGone(paths, "/crash/keep", 20*shortSession, fmt.Sprintf("after replica %d, which held the session, stopped", i))
+	x.untilGone(paths, "/crash/keep", 10*shortSession, fmt.Sprintf("after replica %d, which held the session, stopped", i))
 }

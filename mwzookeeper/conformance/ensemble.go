@@ -20,6 +20,7 @@ const (
 	startSingle   = 5 * time.Second  // a lone replica until it serves
 	startEnsemble = 15 * time.Second // an ensemble until all serve (election)
 	longSession   = 60 * time.Second // sessions that must not expire during a test
+	testTick      = 100 * time.Millisecond
 )
 
 // reply is a Service's answer and the order in which it was given: seq
@@ -52,6 +53,12 @@ func (c *T) start(n int, o svctest.Options) *ens {
 	c.Helper()
 	if why := c.gates.startFailed(n); why != "" {
 		c.Fatalf("%s %s: not run, because %s", c.part.ID, c.test.name, why)
+	}
+	if o.TickTime == 0 {
+		// Twice svctest's default: on a loaded two-core machine, 50 ms
+		// ticks (syncLimit 250 ms) let a stalled follower lose its
+		// leader now and then, which a test would see as a failure.
+		o.TickTime = testTick
 	}
 	if o.LeaderTimeout == 0 {
 		o.LeaderTimeout = startEnsemble

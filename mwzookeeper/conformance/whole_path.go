@@ -44,8 +44,8 @@ func (c *T) startServers(n int) *servers {
 		for j := 1; n > 1 && j <= n; j++ {
 			fmt.Fprintf(&b, "peer%d=127.0.0.1:%d\n", j, free[j-1])
 		}
-		fmt.Fprintf(&b, "dataLogDir=log\ndataSnapDir=snap\ntickTime=50\ninitLimit=10\nsyncLimit=5\nclientPort=%d\nlog.level=%s\n",
-			free[n+i-1], logLevel())
+		fmt.Fprintf(&b, "dataLogDir=log\ndataSnapDir=snap\ntickTime=%d\ninitLimit=10\nsyncLimit=5\nclientPort=%d\nlog.level=%s\n",
+			testTick.Milliseconds(), free[n+i-1], logLevel())
 		rd := filepath.Join(dir, fmt.Sprintf("peer%d", i))
 		file := filepath.Join(rd, "peer.properties")
 		if err := os.MkdirAll(rd, 0o755); err != nil {
@@ -199,7 +199,7 @@ func (c *T) gone(z *client.MWZooKeeper, path, why string, d time.Duration) {
 func testThroughServerEphemeral(c *T) {
 	x := c.startServers(3)
 	watcher := x.connect(3, 5*time.Second)
-	a := x.connect(2, time.Second)
+	a := x.connect(2, 2*time.Second)
 	c.call(`Create("/srv-eph", ephemeral)`, nil, func() error { _, err := a.Create("/srv-eph", nil, true); return err })
 	var ok bool
 	c.call(`Sync("/")`, nil, func() error { return watcher.Sync("/") })
@@ -209,8 +209,8 @@ func testThroughServerEphemeral(c *T) {
 	}
 	c.call("Close", nil, a.Close)
 	c.gone(watcher, "/srv-eph", "after its session was closed on the server of replica 2", 5*time.Second)
-	b := x.connect(2, time.Second)
+	b := x.connect(2, 2*time.Second)
 	c.call(`Create("/srv-eph2", ephemeral)`, nil, func() error { _, err := b.Create("/srv-eph2", nil, true); return err })
 	x.stop(2)
-	c.gone(watcher, "/srv-eph2", "after the server of replica 2, which held the session (timeout 1 s), stopped", 10*time.Second)
+	c.gone(watcher, "/srv-eph2", "after the server of replica 2, which held the session (timeout 2 s), stopped", 15*time.Second)
 }
