@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -63,5 +64,25 @@ func TestScoreOfAPart(t *testing.T) {
 	}
 	if f := rep.Parts[0].Tests[1].Failure; len(f) != 1 || !strings.Contains(f[0], "something broke") {
 		t.Fatalf("failure lines %q", f)
+	}
+}
+
+func TestABuildFailureIsReportedAsAProblemWithZeroPoints(t *testing.T) {
+	out := `{"ImportPath":"zablab/assignments/aufgabe5 [zablab/assignments/aufgabe5.test]","Action":"build-output","Output":"assignments/aufgabe5/service.go:12:2: undefined: foo\n"}
+{"ImportPath":"zablab/assignments/aufgabe5 [zablab/assignments/aufgabe5.test]","Action":"build-fail"}
+{"Action":"output","Package":"zablab/assignments/aufgabe5","Output":"FAIL\tzablab/assignments/aufgabe5 [build failed]\n"}
+{"Action":"fail","Package":"zablab/assignments/aufgabe5"}
+`
+	r := parseEvents(strings.NewReader(out))
+	r.exitErr = errors.New("exit status 1")
+	rep := score([]*run{r}, "")
+	if rep.Required.Earned != 0 || rep.Bonus.Earned != 0 {
+		t.Fatalf("points for a tree that does not build: %+v %+v", rep.Required, rep.Bonus)
+	}
+	if len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0], "undefined: foo") {
+		t.Fatalf("problems %q, want the compiler's line", rep.Problems)
+	}
+	if st := rep.Parts[0].Tests[0].Status; st != "not finished" {
+		t.Fatalf("status of a test that never ran: %q", st)
 	}
 }
