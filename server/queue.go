@@ -38,6 +38,7 @@ type slot struct {
 	req   mwzookeeper.Request
 	frame []byte
 	buf   []byte // the reply, while it waits for earlier ones
+	after []byte // watch events that must follow this reply (see event)
 	start time.Time
 	done  bool
 	last  bool // closeSession: drain the connection after this reply
@@ -145,6 +146,7 @@ func (c *conn) finishLocked(done *slot) {
 		c.pending[c.head] = nil
 		c.head++
 		c.out = append(c.out, s.buf...)
+		c.out = append(c.out, s.after...)
 		if s.last {
 			c.draining = true
 		}
@@ -178,22 +180,35 @@ func (c *conn) recycle(s *slot) {
 		s.buf = nil
 	}
 	s.buf = s.buf[:0]
+	s.after = s.after[:0]
 	if cap(s.frame) > keepBuf {
 		s.frame = nil
 	}
 	c.free = append(c.free, s)
 }
 
-// event puts a watch event ahead of every reply not yet written.
+// event puts a watch event ahead of every reply not yet written, except
+// the reply of a read still waiting here that may have left the watch the
+// event answers: a watch cannot fire before it was set, and clients
+// (go-zookeeper, Java, kazoo) register a watcher only when that reply
+// arrives and drop an event nobody waits for. The event then follows the
+// last such reply; at worst a watcher set by a later read wakes early.
 func (c *conn) event(ev mwzookeeper.WatchEvent) {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
 		return
 	}
-	n := len(c.out)
-	c.out = wire.AppendEvent(c.out, ev)
-	c.queued += len(c.out) - n
+	dst := &c.out
+	for i := len(c.pending) - 1; i >= c.head; i-- {
+		if s := c.pending[i]; s.watches(ev.Path) {
+			dst = &s.after
+			break
+		}
+	}
+	n := len(*dst)
+	*dst = wire.AppendEvent(*dst, ev)
+	c.queued += len(*dst) - n
 	over := c.queued > maxQueued
 	c.mu.Unlock()
 	c.sent.Add(1)
@@ -203,6 +218,15 @@ func (c *conn) event(ev mwzookeeper.WatchEvent) {
 		return
 	}
 	c.wakeWriter()
+}
+
+// watches says whether s is a read that leaves a watch on path.
+func (s *slot) watches(path string) bool {
+	switch s.req.Op {
+	case mwzookeeper.OpGetData, mwzookeeper.OpExists, mwzookeeper.OpGetChildren, mwzookeeper.OpGetChildren2:
+		return s.req.Watch && s.req.Path == path
+	}
+	return false
 }
 
 // send queues a frame the reader built (the connect response).

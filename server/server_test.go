@@ -521,3 +521,25 @@ func TestBurstOfLargeReadsOnAReadingClient(t *testing.T) {
 		}
 	}
 }
+
+// TestEventFollowsTheReadThatSetIt: a Service that calls Notify before the
+// reply of the read that left the watch (it replied after releasing its
+// lock, and a write slipped in) must not make the event overtake that
+// reply: clients drop an event for a watch they have not seen set.
+func TestEventFollowsTheReadThatSetIt(t *testing.T) {
+	f := newFake()
+	s := startServer(t, f, testProps)
+	r := dialRaw(t, s.Addr())
+	_, id, _ := r.connect(0, make([]byte, 16), 1000)
+	f.setHold(true)
+	r.request(1, mw.OpGetData, "/", true)
+	r.request(2, mw.OpGetData, "/", false)
+	wait.For(t, "2 held requests", 10*time.Second, func() bool { return f.heldCount() == 2 })
+	s.Host().Notify(id, mw.WatchEvent{Type: mw.EventNodeDataChanged, Path: "/", Zxid: 7})
+	f.release()
+	for i, want := range []int32{1, -1, 2} {
+		if xid, _ := r.reply(); xid != want {
+			t.Fatalf("frame %d has xid %d, want %d (the read that set the watch, its event, the later read)", i, xid, want)
+		}
+	}
+}
