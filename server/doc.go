@@ -32,6 +32,9 @@
 // order in which the Service answers. A watch event skips the FIFO and goes
 // straight to the outgoing buffer: it precedes every reply not yet sent, which
 // is what ZooKeeper promises (a client sees the event before the new data).
+// The one exception is the reply of a waiting read that left a watch on the
+// event's path: the event follows it, since a watch cannot fire before it was
+// set, and clients drop events for watches they have not seen set.
 //
 // # Back pressure and failures
 //
