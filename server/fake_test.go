@@ -210,8 +210,7 @@ func (f *fake) tree(req *mw.Request, r *mw.Response) {
 			f.watches.Add(mw.ChildWatch, req.Path, req.Session)
 		}
 		r.Children = f.children(req.Path)
-	case mw.OpSync:
-		r.Path = req.Path
+	case mw.OpSync: // no path in the reply: the server echoes it
 	default:
 		r.Err = mw.ErrUnimplemented
 	}

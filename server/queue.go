@@ -102,6 +102,11 @@ func (s *slot) complete(resp *mwzookeeper.Response) {
 	if resp.Zxid > c.zxid {
 		c.zxid = resp.Zxid
 	}
+	if s.hdr.Op == mwzookeeper.OpSync && resp.Path == "" && resp.Err == nil {
+		r := *resp // ZooKeeper's SyncResponse echoes the path; Services need not
+		r.Path = s.req.Path
+		resp = &r
+	}
 	dst := c.target(s)
 	n := len(*dst)
 	*dst = wire.AppendReply(*dst, s.hdr, resp)

@@ -76,6 +76,9 @@ func TestHandshakeNegotiatesTimeout(t *testing.T) {
 	if data, _, err := c.Get("/a"); err != nil || string(data) != "x" {
 		t.Fatalf("Get /a = %q, %v", data, err)
 	}
+	if p, err := c.Sync("/a"); err != nil || p != "/a" {
+		t.Fatalf("Sync(/a) = %q, %v; want the path echoed as ZooKeeper does", p, err)
+	}
 }
 
 func TestRepliesInRequestOrder(t *testing.T) {
