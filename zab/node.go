@@ -18,9 +18,10 @@ import (
 	"zablab/zab/transport"
 )
 
-// node is the runtime shared by SingleZab and MultiZab: one goroutine (run)
-// carries out the core's output (disk, network, callbacks); every call into
-// the core, from run, Propose or Sync, takes coreMu. See docs/threads.md.
+// node is the runtime shared by SingleZab and MultiZab. One goroutine (run)
+// owns the core: it alone calls into it, and carries out its output (disk,
+// network, callbacks). Propose and Sync only number a request and queue it
+// for run. See docs/threads.md.
 type node struct {
 	cfg   Config
 	cb    Callback
@@ -35,13 +36,16 @@ type node struct {
 	state atomic.Int32 // stopped, running, closed: read by Propose and Sync without mu
 	quit  chan struct{}
 	done  chan struct{}
-	// coreMu guards core: run holds it while it steps the core and takes a
-	// Ready, Propose and Sync while they step it; nobody holds it while
-	// writing to disk or calling the application, so callbacks may call
-	// Propose and Sync.
-	coreMu  sync.Mutex
-	wake    chan struct{} // Propose and Sync ask run to carry out the core's new output
-	failure error         // why run stopped by itself; set before done closes
+	// qmu guards the request queue, the request numbers and accepting. It
+	// is never held while anything else happens, so Propose and Sync never
+	// wait for run: they work alike from callbacks and other goroutines.
+	qmu       sync.Mutex
+	queue     []request     // Propose and Sync calls for run, in call order
+	spare     []request     // the queue's previous array, reused
+	seq, sseq uint64        // numbers handed out to Propose and Sync in this run
+	accepting bool          // the core took requests when run last looked
+	wake      chan struct{} // Propose and Sync wake run
+	failure   error         // why run stopped by itself; set before done closes
 
 	snaps    snapshotter
 	snapDone chan savedSnap // the background snapshot write's result
@@ -183,8 +187,7 @@ func (n *node) Propose(message []byte) (TxnCookie, error) {
 	if len(message) > MaxMessage {
 		return TxnCookie{}, fmt.Errorf("%w: %d bytes, at most %d", ErrTooLarge, len(message), MaxMessage)
 	}
-	data := bytes.Clone(message)
-	seq, err := n.enter(func(c *core.Core) (uint64, error) { return c.Propose(data, n.now()) })
+	seq, err := n.enqueue(request{data: bytes.Clone(message)})
 	if err != nil {
 		return TxnCookie{}, err
 	}
@@ -193,19 +196,28 @@ func (n *node) Propose(message []byte) (TxnCookie, error) {
 
 // Sync asks for DeliverSync; its cookie has Sync set and a number of its own.
 func (n *node) Sync() (TxnCookie, error) {
-	seq, err := n.enter(func(c *core.Core) (uint64, error) { return c.Sync() })
+	seq, err := n.enqueue(request{sync: true})
 	if err != nil {
 		return TxnCookie{}, err
 	}
 	return TxnCookie{Proposer: n.cfg.ID, Incarnation: n.inc, Seq: seq, Sync: true}, nil
 }
 
-// enter is the one way in for the application: step the core under coreMu,
-// then wake run to carry out the output. It never waits for run, so it
-// works alike from any goroutine and from inside a callback. run batches
-// whatever the core has gathered when it wakes: one disk write serves every
-// proposal made meanwhile.
-func (n *node) enter(step func(*core.Core) (uint64, error)) (uint64, error) {
+// request is a Propose or Sync call waiting for run.
+type request struct {
+	sync bool
+	seq  uint64
+	data []byte
+	now  int64
+}
+
+// enqueue is the one way in for the application: number the request, queue
+// it for run and wake run. It never waits for run, so it works alike from
+// any goroutine and from inside a callback; run takes every queued request
+// at once when it wakes (one disk write for all). A request queued just as
+// the peer goes LOOKING is dropped by the core, like any proposal in flight
+// then: the application hears LOOKING after the call returned.
+func (n *node) enqueue(r request) (uint64, error) {
 	switch n.state.Load() {
 	case stopped:
 		return 0, ErrNotStarted
@@ -220,14 +232,58 @@ func (n *node) enter(step func(*core.Core) (uint64, error)) (uint64, error) {
 		return 0, ErrClosed
 	default:
 	}
-	n.coreMu.Lock()
-	seq, err := step(n.core)
-	n.coreMu.Unlock()
+	r.now = n.now()
+	n.qmu.Lock()
+	if !n.accepting {
+		n.qmu.Unlock()
+		return 0, ErrNoLeader
+	}
+	if r.sync {
+		n.sseq++
+		r.seq = n.sseq
+	} else {
+		n.seq++
+		r.seq = n.seq
+	}
+	n.queue = append(n.queue, r)
+	n.qmu.Unlock()
 	select {
 	case n.wake <- struct{}{}:
 	default: // a wake-up is pending already
 	}
-	return seq, err
+	return r.seq, nil
+}
+
+// takeRequests hands the queued requests to the core, in call order, and
+// publishes whether the core takes requests now. Only run calls it: before
+// each batch, so no request outlives a change of leader by more than one
+// batch (a new attempt needs a round trip before it can take requests).
+func (n *node) takeRequests() {
+	n.qmu.Lock()
+	q := n.queue
+	n.queue, n.spare = n.spare[:0], nil
+	n.qmu.Unlock()
+	for i, r := range q {
+		if r.sync {
+			_ = n.core.SyncSeq(r.seq) // ErrNoLeader: dropped, as pending syncs are at LOOKING
+		} else {
+			_ = n.core.ProposeSeq(r.seq, r.data, r.now) // ErrNoLeader: a proposal lost in flight
+		}
+		q[i] = request{}
+	}
+	n.qmu.Lock()
+	n.spare = q[:0]
+	n.qmu.Unlock()
+}
+
+// publish records whether the core takes requests, for enqueue. It runs
+// before the callbacks of a batch, so a LOOKING the application hears comes
+// after every Propose that returned a cookie.
+func (n *node) publish() {
+	a := n.core.Accepting()
+	n.qmu.Lock()
+	n.accepting = a
+	n.qmu.Unlock()
 }
 
 // run is the core's goroutine: it turns time into ticks, hands in messages,
@@ -262,9 +318,9 @@ func (n *node) run() {
 			}
 			n.snaps.maybeTake(n) // deliveries counted on meanwhile
 		}
-		// Whatever woke us, take every message waiting too, so one disk
-		// write serves proposals and acknowledgements alike.
-		n.coreMu.Lock()
+		// Whatever woke us, take every request and message waiting too, so
+		// one disk write serves proposals and acknowledgements alike.
+		n.takeRequests()
 		switch {
 		case tick:
 			n.core.Tick(n.now())
@@ -272,7 +328,7 @@ func (n *node) run() {
 			n.core.Step(*msg, n.now())
 		}
 		n.gather(recv)
-		n.coreMu.Unlock()
+		n.publish()
 		n.process()
 	}
 	n.snaps.abandon(n)
@@ -280,7 +336,7 @@ func (n *node) run() {
 	n.cb.Status(Looking, "") // messages in flight are lost: the application must know
 }
 
-// gather takes whatever else has arrived; coreMu must be held.
+// gather takes whatever else has arrived.
 func (n *node) gather(recv <-chan core.Message) {
 	for i := 0; i < 4096; i++ {
 		select {

@@ -11,13 +11,10 @@ import (
 // fsync, then the rest of the messages, then the callbacks.
 func (n *node) process() {
 	for n.failure == nil {
-		n.coreMu.Lock()
 		if !n.core.HasReady() {
-			n.coreMu.Unlock()
 			return
 		}
 		rd := n.core.Ready()
-		n.coreMu.Unlock()
 		if rd.Snapshot != nil {
 			// An installed snapshot removes older ones: our own still being
 			// written must land first, or it would survive as a fallback.
@@ -37,9 +34,8 @@ func (n *node) process() {
 			n.failure = err
 			return
 		}
-		n.coreMu.Lock()
 		n.core.Advance(rd)
-		n.coreMu.Unlock()
+		n.publish() // a leader may have become active
 		n.snaps.maybeTake(n)
 	}
 }

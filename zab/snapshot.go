@@ -100,9 +100,7 @@ func (s *snapshotter) compact(n *node, newest core.Zxid) {
 	if s.prev != 0 {
 		// Memory and disk keep the log back to the previous snapshot, so a
 		// follower up to snapCount behind still gets a DIFF, not a SNAP.
-		n.coreMu.Lock()
 		n.core.Compact(s.prev)
-		n.coreMu.Unlock()
 		// Snapshots below prev go with the log files: without the log
 		// after them they are no fallback (a restore would have a gap).
 		if err := n.store.Compact(s.prev); err != nil {

@@ -151,39 +151,65 @@ func (c *Core) clock(now int64) {
 // committed, it may still be delivered later, under the next leader, or
 // never.
 func (c *Core) Propose(data []byte, now int64) (uint64, error) {
-	c.clock(now)
-	if c.phase != Broadcast {
+	if !c.Accepting() {
 		return 0, ErrNoLeader
 	}
-	c.seq++
-	e := Entry{Proposer: c.cfg.ID, Incarnation: c.cfg.Incarnation, Seq: c.seq, Data: data}
+	seq := c.seq + 1
+	return seq, c.ProposeSeq(seq, data, now)
+}
+
+// ProposeSeq is Propose with the number chosen by the caller, which must
+// exceed every number used before. The runtime numbers requests when the
+// application makes them and hands them in later; one that arrives when
+// the peer no longer accepts requests is dropped (ErrNoLeader), but its
+// number is used up, so the next leader never waits for it.
+func (c *Core) ProposeSeq(seq uint64, data []byte, now int64) error {
+	c.clock(now)
+	c.seq = max(c.seq, seq)
+	if !c.Accepting() {
+		return ErrNoLeader
+	}
+	e := Entry{Proposer: c.cfg.ID, Incarnation: c.cfg.Incarnation, Seq: seq, Data: data}
 	if c.role == Leading {
 		if !c.propose(e) {
-			return 0, ErrNoLeader
+			return ErrNoLeader
 		}
-		return c.seq, nil
+		return nil
 	}
 	c.forward(e)
-	return c.seq, nil
+	return nil
 }
 
 // Sync asks for an EventSync that comes after the delivery of everything
 // this peer proposed before the call and everything committed anywhere
 // before it. Pending syncs are dropped when the peer goes Looking.
 func (c *Core) Sync() (uint64, error) {
-	if c.phase != Broadcast {
+	if !c.Accepting() {
 		return 0, ErrNoLeader
 	}
-	c.sseq++
-	s := pendingSync{seq: c.sseq, reqSeq: c.seq, sentTick: c.ticks}
+	seq := c.sseq + 1
+	return seq, c.SyncSeq(seq)
+}
+
+// SyncSeq is Sync with the number chosen by the caller, as ProposeSeq.
+func (c *Core) SyncSeq(seq uint64) error {
+	c.sseq = max(c.sseq, seq)
+	if !c.Accepting() {
+		return ErrNoLeader
+	}
+	s := pendingSync{seq: seq, reqSeq: c.seq, sentTick: c.ticks}
 	c.syncs = append(c.syncs, s)
 	if c.role == Leading {
 		c.leaderSync(c.cfg.ID, s.seq)
 	} else {
 		c.sendSync(s)
 	}
-	return c.sseq, nil
+	return nil
 }
+
+// Accepting reports whether Propose and Sync are taken now: the peer leads
+// or follows an established, broadcasting leader.
+func (c *Core) Accepting() bool { return c.phase == Broadcast }
 
 // HasReady reports whether Ready has anything to hand out.
 func (c *Core) HasReady() bool {
