@@ -87,9 +87,8 @@
 // The protocol is package zab/core, a deterministic state machine proven
 // by the simulator in zab/sim; this package drives it with a clock, the
 // file storage of zab/storage and the TCP transport of zab/transport. One
-// goroutine carries out what the core asks (disk, network, callbacks);
-// every call into the core, from that goroutine or from Propose and Sync,
-// holds one mutex that nobody holds while writing to disk or calling back,
-// so Propose and Sync work alike from any goroutine and from callbacks.
-// docs/threads.md lists every goroutine.
+// goroutine owns the core and carries out what it asks (disk, network,
+// callbacks); Propose and Sync only number a request and queue it for that
+// goroutine, never waiting for it, so they work alike from any goroutine
+// and from callbacks. docs/threads.md lists every goroutine.
 package zab

@@ -20,9 +20,8 @@ type Restored struct {
 }
 
 // Core is one peer's protocol state machine. It is not safe for concurrent
-// use: its caller serializes every call to Tick, Step, Propose, Sync, Ready
-// and Advance (the simulator by calling from one goroutine, the runtime
-// with one mutex).
+// use: one goroutine owns it and calls Tick, Step, Propose, Sync, Ready and
+// Advance (the runtime queues the application's calls for that goroutine).
 type Core struct {
 	cfg    Config
 	voters map[uint64]bool
