@@ -117,9 +117,12 @@ func TestLinearizabilityUnderLeaderFailover(t *testing.T) {
 			c.run(t, stop)
 		})
 	}
-	linFailover(t, e, &answered, &finished)
-	close(stop)
-	wg.Wait()
+	// The clients stop before the test returns, also when it fails.
+	var once sync.Once
+	finish := func() { once.Do(func() { close(stop); wg.Wait() }) }
+	defer finish()
+	f := linFailover(t, e, h, &answered, &finished)
+	finish()
 	final := &linClient{id: linClients, e: e, h: h, session: s0, version: map[string]int32{}}
 	for i := 1; i <= e.N(); i++ {
 		for _, key := range linKeys {
@@ -127,12 +130,36 @@ func TestLinearizabilityUnderLeaderFailover(t *testing.T) {
 			final.get(t, key)
 		}
 	}
-	linCheck(t, seed, h.closed())
+	ops := h.closed()
+	if n := f.overlapping(ops); n == 0 {
+		t.Fatalf("seed %d: no operation overlapped the outage of replica %d: the fault tested nothing", seed, f.replica)
+	} else {
+		t.Logf("%d operations overlapped the outage of replica %d", n, f.replica)
+	}
+	linCheck(t, seed, ops, f)
+}
+
+// linFault is the outage of the stopped replica, in history time: from
+// its stop until it serves again.
+type linFault struct {
+	replica  int
+	from, to int64
+}
+
+// overlapping counts the operations that ran while the replica was out.
+func (f linFault) overlapping(ops []porcupine.Operation) int {
+	n := 0
+	for _, op := range ops {
+		if op.Call <= f.to && op.Return >= f.from {
+			n++
+		}
+	}
+	return n
 }
 
 // linFailover waits for some answers, stops the leader's replica, waits
 // for a new leader, restarts the old one, and waits for more answers.
-func linFailover(t *testing.T, e *svctest.Ensemble, answered, finished *atomic.Int32) {
+func linFailover(t *testing.T, e *svctest.Ensemble, h *linHistory, answered, finished *atomic.Int32) linFault {
 	enough := func(n int32) func() bool {
 		return func() bool { return answered.Load() >= n || finished.Load() == linClients }
 	}
@@ -141,6 +168,7 @@ func linFailover(t *testing.T, e *svctest.Ensemble, answered, finished *atomic.I
 	if leader == 0 {
 		t.Fatal("no leader to stop")
 	}
+	f := linFault{replica: leader, from: h.now()}
 	if err := e.Stop(leader); err != nil {
 		t.Fatalf("stop leader %d: %v", leader, err)
 	}
@@ -149,14 +177,16 @@ func linFailover(t *testing.T, e *svctest.Ensemble, answered, finished *atomic.I
 		t.Fatalf("restart replica %d: %v", leader, err)
 	}
 	e.WaitServing(t, leader)
+	f.to = h.now()
 	t.Logf("leader %d stopped and restarted; %d leads; %d answers so far", leader, next, answered.Load())
 	wait.For(t, "answers after the restart", 60*time.Second, enough(answered.Load()+linOpsPerLeg))
+	return f
 }
 
 // linCheck runs porcupine on the history; an illegal one fails the test
 // with the seed and a visualization written to a folder kept after the
 // test (t.TempDir would be gone by the time anyone opens it).
-func linCheck(t *testing.T, seed int64, ops []porcupine.Operation) {
+func linCheck(t *testing.T, seed int64, ops []porcupine.Operation, f linFault) {
 	t.Helper()
 	var unknown int
 	for _, op := range ops {
@@ -176,6 +206,8 @@ func linCheck(t *testing.T, seed int64, ops []porcupine.Operation) {
 		if err != nil {
 			t.Fatalf("seed %d: history not linearizable (and no folder for its visualization: %v)", seed, err)
 		}
+		info.AddAnnotations([]porcupine.Annotation{{Tag: "fault", Start: f.from, End: f.to,
+			Description: fmt.Sprintf("replica %d stopped until it served again", f.replica)}})
 		path := filepath.Join(dir, "history.html")
 		if err := porcupine.VisualizePath(linModel, info, path); err != nil {
 			t.Fatalf("seed %d: history not linearizable (visualization %s failed: %v)", seed, path, err)
@@ -234,7 +266,7 @@ func (c *linClient) pick(t *testing.T) bool {
 	for {
 		for k := range c.e.N() {
 			i := (c.home-1+k)%c.e.N() + 1
-			if c.e.Service(i) != nil && c.e.Host(i).IsServing() {
+			if linServes(c.e, i) {
 				c.replica = i
 				return true
 			}
@@ -246,6 +278,19 @@ func (c *linClient) pick(t *testing.T) bool {
 			return false
 		}
 	}
+}
+
+// linServes says whether replica i takes requests. It asks the Service
+// too: it answers ConnectionLoss as soon as it stops serving, a moment
+// before it tells its Host, and a client that trusted the Host alone
+// would spin through that moment with requests that all fail.
+func linServes(e *svctest.Ensemble, i int) bool {
+	svc := e.Service(i)
+	if svc == nil || !e.Host(i).IsServing() {
+		return false
+	}
+	r, ok := svc.(mwzookeeper.Reporter)
+	return !ok || r.Stats().Role != "looking"
 }
 
 // someVersion is -1 half the time, else the last version this client saw.
