@@ -1,6 +1,7 @@
 package aufgabe5
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/sirupsen/logrus"
@@ -24,31 +25,35 @@ const (
 // Deliver applies one delivered message on this replica, and answers the
 // client if this replica's run proposed it and the request still waits
 // (A5.2). A message that does not decode is logged and skipped; every
-// replica skips it alike, so the state stays the same everywhere.
+// replica skips it alike, so the state stays the same everywhere, and
+// its proposer answers its request with the reason (never leaves it waiting).
 func (cb *callback) Deliver(c zab.TxnCookie, msg []byte) {
 	s := (*Service)(cb)
 	s.mu.Lock()
-	if err := decodeTxn(msg, &s.tx); err != nil {
-		s.mu.Unlock()
+	err := decodeTxn(msg, &s.tx)
+	t := &s.tx
+	out := s.cbOut[:0]
+	var resp mwzookeeper.Response
+	switch {
+	case err != nil:
+		// The state (lastZxid too) stays as it was. The header decodes
+		// first: if the message is ours, its client hears why.
 		s.log.WithFields(logrus.Fields{"zxid": int64(c.Zxid), "proposer": c.Proposer, "bytes": len(msg)}).
 			WithError(err).Error("delivered message rejected; state unchanged")
-		return
-	}
-	t := &s.tx
-	s.lastZxid = int64(c.Zxid)
-	out := s.cbOut[:0]
-	switch t.kind {
-	case kindLiveness:
+		resp = mwzookeeper.Response{Zxid: s.lastZxid, Err: fmt.Errorf("%w: session %#x: %w", mwzookeeper.ErrBadArguments, t.session, err)}
+	case t.kind == kindLiveness:
+		s.lastZxid = int64(c.Zxid)
 		s.applyLiveness(c.Timestamp/1e6, t.sessions)
-	case kindRequest:
-		resp := s.applyRequest(t, c)
-		if t.proposer == s.myid && t.incarnation == s.inc && t.reqno != 0 {
-			if r := s.pending[t.reqno]; r != nil {
-				delete(s.pending, t.reqno)
-				rp := new(mwzookeeper.Response)
-				*rp = resp
-				s.answer(r, rp, &out)
-			}
+	case t.kind == kindRequest:
+		s.lastZxid = int64(c.Zxid)
+		resp = s.applyRequest(t, c)
+	}
+	if (err != nil || t.kind == kindRequest) && t.proposer == s.myid && t.incarnation == s.inc && t.reqno != 0 {
+		if r := s.pending[t.reqno]; r != nil {
+			delete(s.pending, t.reqno)
+			rp := new(mwzookeeper.Response)
+			*rp = resp
+			s.answer(r, rp, &out)
 		}
 	}
 	closed := s.closedOut

@@ -24,7 +24,8 @@ import (
 // One mutex, the apply lock, guards the replicated state and the waiting
 // requests; the tree and the sessions are changed only by Zab's callback
 // goroutine under it. Nothing holds it across I/O, and replies are given
-// after it is released.
+// after it is released, except the replies of reads answered outside
+// Zab's callback goroutine, which are given under it (see submitLocal).
 type Service struct {
 	host  mwzookeeper.Host
 	log   logrus.FieldLogger
@@ -182,9 +183,10 @@ func (s *Service) submitLocal(req *mwzookeeper.Request, reply func(*mwzookeeper.
 			return
 		}
 	}
-	r := exec(req)
+	// The reply is given under the lock that ordered the read's watches:
+	// no delivered write fires them before the read is answered.
+	reply(exec(req))
 	s.mu.Unlock()
-	reply(r)
 }
 
 // bufPool holds encoding buffers, so a write allocates none of its own.
@@ -210,6 +212,12 @@ func (s *Service) submitWrite(req *mwzookeeper.Request, reply func(*mwzookeeper.
 		return
 	}
 	if err := tooLarge(req); err != nil {
+		if req.Session != 0 && len(s.queues[req.Session]) > 0 {
+			// Answered in its turn, after the session's earlier requests.
+			s.enqueue(&request{session: req.Session, reply: reply, resp: &mwzookeeper.Response{Err: err}, stamp: true})
+			s.mu.Unlock()
+			return
+		}
 		zxid := s.lastZxid
 		s.mu.Unlock()
 		reply(&mwzookeeper.Response{Err: err, Zxid: zxid})
@@ -237,15 +245,17 @@ func (s *Service) submitWrite(req *mwzookeeper.Request, reply func(*mwzookeeper.
 	}
 }
 
-// tooLarge refuses data over MaxData before it is proposed: such a
-// request can never succeed, and no replica should have to decode it (A5.1).
+// tooLarge refuses data over MaxData and paths over the codec's limit
+// before they are proposed: such a request can never succeed, and no
+// replica should have to decode it (A5.1).
 func tooLarge(req *mwzookeeper.Request) error {
-	if len(req.Data) > mwzookeeper.MaxData {
-		return fmt.Errorf("%w: %d bytes of data for %q, at most %d", mwzookeeper.ErrBadArguments, len(req.Data), req.Path, mwzookeeper.MaxData)
-	}
-	for i := range req.Ops {
-		if len(req.Ops[i].Data) > mwzookeeper.MaxData {
-			return fmt.Errorf("%w: %d bytes of data for %q, at most %d", mwzookeeper.ErrBadArguments, len(req.Ops[i].Data), req.Ops[i].Path, mwzookeeper.MaxData)
+	ops := append([]mwzookeeper.Op{{Path: req.Path, Data: req.Data}}, req.Ops...)
+	for i := range ops {
+		if len(ops[i].Data) > mwzookeeper.MaxData {
+			return fmt.Errorf("%w: %d bytes of data for %q, at most %d", mwzookeeper.ErrBadArguments, len(ops[i].Data), ops[i].Path, mwzookeeper.MaxData)
+		}
+		if len(ops[i].Path) > maxPathLen {
+			return fmt.Errorf("%w: path of %d bytes (%.32q...), at most %d", mwzookeeper.ErrBadArguments, len(ops[i].Path), ops[i].Path, maxPathLen)
 		}
 	}
 	return nil
@@ -262,10 +272,11 @@ func (s *Service) failOne(reqno uint64, r *request, req *mwzookeeper.Request, er
 	s.mu.Lock()
 	if s.pending[reqno] == r {
 		delete(s.pending, reqno)
+		r.stamp = true // given in its session's turn: stamped then
 		s.answer(r, resp, &out)
 	}
+	flush(out) // under the lock, as submitLocal: reads drained here may have set watches
 	s.mu.Unlock()
-	flush(out)
 }
 
 // submitSync asks Zab for a sync, answered at DeliverSync. The lock is

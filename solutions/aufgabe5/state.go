@@ -155,7 +155,7 @@ func decodeNode(d *decoder, t *tree, root bool) {
 	case d.err != nil:
 	case root && path == "/":
 		t.nodes["/"] = n
-		t.dataSize += int64(len(path) + len(n.data))
+		t.dataSize += int64(len(n.data)) // as newTree: the root's name is not counted
 	case root || mwzookeeper.ValidatePath(path, false) != nil || path == "/":
 		d.fail("node %q out of place", path)
 	case t.nodes[path] != nil || t.nodes[mwzookeeper.Parent(path)] == nil:
