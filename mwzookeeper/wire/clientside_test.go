@@ -31,7 +31,7 @@ func encodeRequest(h Header, r *mw.Request) []byte {
 		b = appendString(b, r.Path)
 		b = appendBuffer(b, r.Data)
 		b = appendInt32(b, r.Version)
-	case mw.OpSync:
+	case mw.OpSync, mw.OpGetACL:
 		b = appendString(b, r.Path)
 	case mw.OpMulti:
 		b = encodeMulti(b, r.Ops)

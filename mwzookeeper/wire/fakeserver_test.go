@@ -130,6 +130,8 @@ func (s *fakeServer) serve(conn net.Conn) {
 		switch {
 		case errors.Is(derr, ErrUnknownOp):
 			out = AppendError(out, h.Xid, fakeZxid, mw.ErrUnimplemented)
+		case errors.Is(derr, ErrEmptyACL):
+			out = AppendError(out, h.Xid, fakeZxid, mw.ErrInvalidACL)
 		case derr != nil:
 			return // a malformed frame closes the connection
 		default:

@@ -285,9 +285,18 @@ func TestGoZKAuthAndUnknownOp(t *testing.T) {
 	s := startFakeServer(t)
 	c := connectGoZK(t, s)
 	var err error
-	s.do(t, "GetACL", exchange{wantErr: ErrUnknownOp}, func() { _, _, err = c.GetACL("/a") })
+	var acls []zk.ACL
+	var st *zk.Stat
+	s.do(t, "GetACL", exchange{want: &mw.Request{Op: mw.OpGetACL, Path: "/a"},
+		resp: mw.Response{Zxid: fakeZxid, Stat: testStat}}, func() { acls, st, err = c.GetACL("/a") })
+	expectErr(t, "GetACL", err, nil)
+	expect(t, "GetACL acl", acls, zk.WorldACL(zk.PermAll))
+	expect(t, "GetACL stat", st, zkStat(testStat))
+	s.do(t, "Create with an empty ACL", exchange{wantErr: ErrEmptyACL}, func() { _, err = c.Create("/e", nil, 0, nil) })
+	expectErr(t, "Create with an empty ACL", err, zk.ErrInvalidACL)
+	s.do(t, "SetACL", exchange{wantErr: ErrUnknownOp}, func() { _, err = c.SetACL("/a", acl, -1) })
 	if err == nil || !strings.Contains(err.Error(), "-6") {
-		t.Errorf("GetACL: err %v, want unknown error -6 (Unimplemented)", err)
+		t.Errorf("SetACL: err %v, want unknown error -6 (Unimplemented)", err)
 	}
 	s.do(t, "AddAuth", exchange{
 		check: func(r *mw.Request, body []byte) error {

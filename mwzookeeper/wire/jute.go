@@ -132,13 +132,15 @@ func (d *decoder) strings(field string) []string {
 }
 
 // acls reads and checks a vector<ACL> and drops it: the service has no ACLs.
-func (d *decoder) acls(field string) {
+// acls skips a vector of ACLs and returns how many it held (-1 for null).
+func (d *decoder) acls(field string) int {
 	n := d.count(field, 12) // perms, and two ustrings of at least their length
 	for i := 0; i < n && d.err == nil; i++ {
 		d.int32(field + ".perms")
 		d.buffer(field + ".id.scheme")
 		d.buffer(field + ".id.id")
 	}
+	return n
 }
 
 // end fails if bytes are left: ZooKeeper's records have no trailing fields.

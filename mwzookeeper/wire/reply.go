@@ -62,9 +62,25 @@ func appendBody(dst []byte, op mw.OpCode, resp *mw.Response) []byte {
 		return appendStat(dst, &resp.Stat)
 	case mw.OpMulti:
 		return appendMulti(dst, resp.Results)
+	case mw.OpGetACL: // GetACLResponse
+		dst = appendWorldACL(dst)
+		return appendStat(dst, &resp.Stat)
 	}
 	// delete, setWatches, closeSession, ping, auth: header only.
 	return dst
+}
+
+// permAll is ZooKeeper's Perms.ALL: read, write, create, delete, admin.
+const permAll = 31
+
+// appendWorldACL writes the ACL vector every node has here, ZooKeeper's
+// OPEN_ACL_UNSAFE: [{31, world, anyone}]. The service keeps no ACLs, and
+// only a create with a non-empty list gets that far.
+func appendWorldACL(dst []byte) []byte {
+	dst = appendInt32(dst, 1)
+	dst = appendInt32(dst, permAll)
+	dst = appendString(dst, "world")
+	return appendString(dst, "anyone")
 }
 
 // appendMultiHeader writes MultiHeader{type, done, err}.

@@ -20,9 +20,11 @@ type Header struct {
 // Every op the service knows is decoded: create, create2, createContainer
 // and createTTL (the latter two with an unsupported Mode, so the service
 // answers ErrUnimplemented), delete, exists, getData, setData, getChildren,
-// getChildren2, sync, check, multi, setWatches, setWatches2 (its persistent
-// watch lists are checked and dropped: the service has none), closeSession
-// and ping. For auth, req.Op is OpAuth and the caller decodes the rest with
+// getChildren2, getACL, sync, check, multi, setWatches, setWatches2 (its
+// persistent watch lists are checked and dropped: the service has none),
+// closeSession and ping. A create whose ACL list is empty or null (also
+// inside a multi) is decoded in full and returns the header and an
+// *EmptyACLError (ErrEmptyACL): ZooKeeper answers it InvalidACL. For auth, req.Op is OpAuth and the caller decodes the rest with
 // DecodeAuth(body[8:]). Any other opcode returns the header and
 // ErrUnknownOp; a header that does not fit returns ErrMalformed.
 func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
@@ -34,15 +36,20 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 	}
 	req.Op, req.Xid = h.Op, h.Xid
 	d.record = h.Op.String()
+	var empty *EmptyACLError
 	switch h.Op {
 	case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL:
-		decodeCreate(&d, h.Op, &req.Path, &req.Data, &req.Mode)
+		if !decodeCreate(&d, h.Op, &req.Path, &req.Data, &req.Mode) {
+			empty = &EmptyACLError{Path: req.Path}
+		}
 	case mw.OpDelete, mw.OpCheck:
 		req.Path = d.ustring("path")
 		req.Version = d.int32("version")
 	case mw.OpExists, mw.OpGetData, mw.OpGetChildren, mw.OpGetChildren2:
 		req.Path = d.ustring("path")
 		req.Watch = d.bool("watch")
+	case mw.OpGetACL:
+		req.Path = d.ustring("path")
 	case mw.OpSetData:
 		req.Path = d.ustring("path")
 		req.Data = d.buffer("data")
@@ -50,7 +57,7 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 	case mw.OpSync:
 		req.Path = d.ustring("path")
 	case mw.OpMulti:
-		req.Ops = decodeMulti(&d)
+		req.Ops, empty = decodeMulti(&d)
 	case mw.OpSetWatches, mw.OpSetWatches2:
 		req.RelZxid = d.int64("relativeZxid")
 		req.DataWatches = d.strings("dataWatches")
@@ -72,16 +79,20 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 		*req = mw.Request{}
 		return h, err
 	}
+	if empty != nil {
+		return h, empty
+	}
 	return h, nil
 }
 
 // decodeCreate reads a CreateRequest (or CreateTTLRequest, whose TTL is
 // dropped). createContainer and createTTL get a Mode the service does not
 // support whatever their flags say, so none of them creates a plain node.
-func decodeCreate(d *decoder, op mw.OpCode, path *string, data *[]byte, mode *mw.CreateMode) {
+// It returns false for an empty or null ACL list.
+func decodeCreate(d *decoder, op mw.OpCode, path *string, data *[]byte, mode *mw.CreateMode) bool {
 	*path = d.ustring("path")
 	*data = d.buffer("data")
-	d.acls("acl")
+	acls := d.acls("acl")
 	*mode = mw.CreateMode(d.int32("flags"))
 	switch op {
 	case mw.OpCreateContainer:
@@ -92,13 +103,16 @@ func decodeCreate(d *decoder, op mw.OpCode, path *string, data *[]byte, mode *mw
 			*mode = mw.PersistentTTL
 		}
 	}
+	return acls > 0 || d.err != nil
 }
 
 // decodeMulti reads a MultiOperationRecord: a MultiHeader{type, done, err}
 // before every op and a final one with done set. Every op consumes at least
-// 13 bytes, so the slice stays bounded by the frame.
-func decodeMulti(d *decoder) []mw.Op {
+// 13 bytes, so the slice stays bounded by the frame. The error names the
+// first create with an empty ACL list, if any.
+func decodeMulti(d *decoder) ([]mw.Op, *EmptyACLError) {
 	var ops []mw.Op
+	var empty *EmptyACLError
 	for d.err == nil {
 		typ := mw.OpCode(d.int32("header.type"))
 		done := d.bool("header.done")
@@ -109,7 +123,9 @@ func decodeMulti(d *decoder) []mw.Op {
 		op := mw.Op{Op: typ}
 		switch typ {
 		case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL:
-			decodeCreate(d, typ, &op.Path, &op.Data, &op.Mode)
+			if !decodeCreate(d, typ, &op.Path, &op.Data, &op.Mode) && empty == nil {
+				empty = &EmptyACLError{Op: len(ops), Path: op.Path}
+			}
 		case mw.OpDelete, mw.OpCheck:
 			op.Path = d.ustring("path")
 			op.Version = d.int32("version")
@@ -122,7 +138,7 @@ func decodeMulti(d *decoder) []mw.Op {
 		}
 		ops = append(ops, op)
 	}
-	return ops
+	return ops, empty
 }
 
 // DecodeAuth decodes an AuthPacket, the body of an auth request after its

@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -64,6 +65,7 @@ func requestCases() []requestCase {
 		{"closeSession", 25, mw.Request{Op: mw.OpCloseSession}},
 		{"ping", XidPing, mw.Request{Op: mw.OpPing}},
 		{"unicode path", 26, mw.Request{Op: mw.OpGetData, Path: "/grüße/日本"}},
+		{"getACL", 27, mw.Request{Op: mw.OpGetACL, Path: "/a"}},
 	}
 }
 
@@ -91,6 +93,44 @@ func TestRequestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestDecodeRequestEmptyACL: a create with an empty or null ACL list, alone
+// or inside a multi, decodes in full and reports ErrEmptyACL with the index
+// of the first such op, so the server can answer InvalidACL as ZooKeeper.
+func TestDecodeRequestEmptyACL(t *testing.T) {
+	create := func(b []byte, path string, count int32) []byte {
+		b = appendInt32(appendBuffer(appendString(b, path), []byte("d")), count)
+		return appendInt32(b, int32(mw.Persistent))
+	}
+	hdr := func(op mw.OpCode) []byte { return appendInt32(appendInt32(nil, 5), int32(op)) }
+	multi := appendMultiHeader(hdr(mw.OpMulti), mw.OpCheck, false, -1)
+	multi = appendInt32(appendString(multi, "/a"), -1)
+	for _, count := range []int32{0, -1} {
+		multi = appendMultiHeader(multi, mw.OpCreate, false, -1)
+		multi = create(multi, fmt.Sprintf("/m%d", -count), count)
+	}
+	multi = appendMultiHeader(multi, -1, true, -1)
+	for _, c := range []struct {
+		name string
+		body []byte
+		op   int
+		path string
+	}{
+		{"empty", create(hdr(mw.OpCreate), "/e", 0), 0, "/e"},
+		{"null", create(hdr(mw.OpCreate2), "/n", -1), 0, "/n"},
+		{"multi", multi, 1, "/m0"},
+	} {
+		var req mw.Request
+		h, err := DecodeRequest(c.body, &req)
+		var e *EmptyACLError
+		if !errors.Is(err, ErrEmptyACL) || !errors.As(err, &e) || e.Op != c.op || e.Path != c.path || h.Xid != 5 {
+			t.Errorf("%s: header %+v, err %v; want xid 5 and ErrEmptyACL at op %d %s", c.name, h, err, c.op, c.path)
+		}
+		if req.Path == "" && len(req.Ops) != 3 {
+			t.Errorf("%s: request %+v not decoded in full", c.name, req)
+		}
+	}
+}
+
 func TestDecodeRequestAuthAndUnknown(t *testing.T) {
 	body := encodeAuth(XidAuth, 0, "digest", []byte("user:secret"))
 	var req mw.Request
@@ -103,7 +143,7 @@ func TestDecodeRequestAuthAndUnknown(t *testing.T) {
 		t.Errorf("DecodeAuth = %d, %q, %q, %v; want 0, digest, user:secret, nil", typ, scheme, auth, err)
 	}
 
-	for _, op := range []mw.OpCode{mw.OpGetACL, mw.OpSetACL, mw.OpReconfig, mw.OpSASL, mw.OpCreateSession, 4242} {
+	for _, op := range []mw.OpCode{mw.OpSetACL, mw.OpReconfig, mw.OpSASL, mw.OpCreateSession, 4242} {
 		body := appendInt32(appendInt32(nil, 77), int32(op))
 		body = appendString(body, "/a") // whatever follows is not looked at
 		h, err := DecodeRequest(body, &req)

@@ -22,7 +22,28 @@ var (
 	// DecodeRequest still returns the header, so the server can answer
 	// ErrUnimplemented to that xid and keep the connection.
 	ErrUnknownOp = errors.New("wire: unknown opcode")
+	// ErrEmptyACL: a create (alone or inside a multi) whose ACL list is
+	// empty or null. ZooKeeper answers InvalidACL (-114) and keeps the
+	// connection; DecodeRequest decodes the whole request and returns an
+	// *EmptyACLError, which matches this sentinel.
+	ErrEmptyACL = errors.New("wire: create with an empty ACL list")
 )
+
+// EmptyACLError is what DecodeRequest returns for a create with an empty
+// or null ACL list. The request is decoded in full; Op is the index of the
+// first such create within a multi (0 for a plain create), so the server
+// can answer the multi's results as ZooKeeper does.
+type EmptyACLError struct {
+	Op   int
+	Path string
+}
+
+func (e *EmptyACLError) Error() string {
+	return fmt.Sprintf("%v: path %q (op %d)", ErrEmptyACL, e.Path, e.Op)
+}
+
+// Is makes errors.Is(err, ErrEmptyACL) true.
+func (e *EmptyACLError) Is(target error) bool { return target == ErrEmptyACL }
 
 // MaxFrame is the largest request frame a server should accept: the 1 MiB
 // data limit plus room for the header, the path and the ACLs (ZooKeeper's
