@@ -3,6 +3,7 @@
 //
 //	mwzk-grade [--impl assignment|solution] [--repeat N] [--part A5.2]
 //	           [--json grade.json] [--overlay file.json] [--variant file.diff]
+//	mwzk-grade --list   (the parts and tests with their points)
 //
 // It runs, from the module's root folder,
 //

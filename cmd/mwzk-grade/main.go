@@ -22,6 +22,7 @@ type options struct {
 	overlay string
 	variant string
 	timeout time.Duration
+	list    bool
 }
 
 // implDirs are the packages --impl names.
@@ -56,6 +57,7 @@ func mainErr(args []string, stdout io.Writer) error {
 	fs.StringVar(&o.overlay, "overlay", "", "a go build -overlay file to grade with")
 	fs.StringVar(&o.variant, "variant", "", "grade a known-bad variant of the solution: a diff under solutions/variants/")
 	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "go test -timeout of one run")
+	fs.BoolVar(&o.list, "list", false, "list the parts and tests with their points, and run nothing")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "mwzk-grade grades an MWZooKeeper Service with the conformance suite.\n\nUsage:\n  mwzk-grade [flags]\n\nFlags:\n%s", fs.FlagUsages())
 	}
@@ -64,6 +66,10 @@ func mainErr(args []string, stdout io.Writer) error {
 			return nil
 		}
 		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	if o.list {
+		printTests(stdout)
+		return nil
 	}
 	if o.variant != "" && !fs.Changed("impl") {
 		o.impl = "solution"

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"zablab/mwzookeeper/conformance"
 )
 
 // printReport prints the points per part and, for each failing test, its
@@ -59,6 +61,24 @@ func printFailures(w io.Writer, rep Report) {
 	}
 	if !header {
 		fmt.Fprintf(w, "\nEvery test passed.\n")
+		return
+	}
+	fmt.Fprintf(w, "\nOne part's tests with their whole output: make grade-a5.1 ... make grade-a5.7\n")
+}
+
+// printTests lists every part and test with its points and what it checks.
+func printTests(w io.Writer) {
+	for _, p := range conformance.Parts() {
+		kind := ""
+		if p.Optional {
+			kind = ", optional"
+		}
+		fmt.Fprintf(w, "%s (%d points%s): %s\n", p.ID, p.Points, kind, p.Title)
+		for _, t := range conformance.Tests() {
+			if t.Part == p.ID {
+				fmt.Fprintf(w, "  %-22s %2d  %s\n", t.Name, t.Points, t.Doc)
+			}
+		}
 	}
 }
 

@@ -86,3 +86,18 @@ func TestABuildFailureIsReportedAsAProblemWithZeroPoints(t *testing.T) {
 		t.Fatalf("status of a test that never ran: %q", st)
 	}
 }
+
+func TestListNamesEveryTestAndRunsNothing(t *testing.T) {
+	var out strings.Builder
+	if err := mainErr([]string{"--list"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, ts := range conformance.Tests() {
+		if !strings.Contains(out.String(), ts.Name) {
+			t.Errorf("--list does not name %s/%s:\n%s", ts.Part, ts.Name, out.String())
+		}
+	}
+	if err := mainErr([]string{"--part", "A5.9"}, &out); !errors.Is(err, errUsage) {
+		t.Errorf("--part A5.9: %v, want a usage error", err)
+	}
+}
