@@ -1,5 +1,5 @@
 # Grading with the conformance suite (mwzookeeper/conformance, cmd/mwzk-grade).
-.PHONY: grade grade-a5.1 grade-a5.2 grade-a5.3 grade-a5.4 grade-a5.5 grade-a5.6 grade-a5.7
+.PHONY: grade grade-list grade-a5.1 grade-a5.2 grade-a5.3 grade-a5.4 grade-a5.5 grade-a5.6 grade-a5.7
 
 IMPL       ?= assignment
 REPEAT     ?= 1
@@ -9,6 +9,9 @@ GRADE_DIR   = ./$(if $(filter solution,$(IMPL)),solutions,assignments)/aufgabe5/
 
 grade: ## points per part of Aufgabe 5: make grade [IMPL=assignment|solution] [REPEAT=n] [PART=A5.2]
 	$(GO) run ./cmd/mwzk-grade --impl $(IMPL) --repeat $(REPEAT) $(if $(PART),--part $(PART)) --json $(GRADE_JSON)
+
+grade-list: ## the parts and tests of the grading, with their points
+	$(GO) run ./cmd/mwzk-grade --list
 
 # grade-a5.N runs one part's tests with go test's own verbose output, for
 # working on that part: make grade-a5.1 [IMPL=solution].
