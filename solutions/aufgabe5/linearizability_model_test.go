@@ -47,10 +47,11 @@ const (
 	linExists
 	linBadVersion
 	linUnknown // ConnectionLoss: may or may not have taken effect
+	linMoved   // SessionMoved: refused at apply, no effect whatever the state
 )
 
 func (r linResult) String() string {
-	return [...]string{"ok", "NoNode", "NodeExists", "BadVersion", "unknown"}[r]
+	return [...]string{"ok", "NoNode", "NodeExists", "BadVersion", "unknown", "SessionMoved"}[r]
 }
 
 // linOutput is what the service answered: for getData the data and
@@ -83,6 +84,8 @@ func linResultOf(err error) (r linResult, ok bool) {
 		return linBadVersion, true
 	case errors.Is(err, mwzookeeper.ErrConnectionLoss):
 		return linUnknown, true
+	case errors.Is(err, mwzookeeper.ErrSessionMoved):
+		return linMoved, true
 	}
 	return linUnknown, false
 }
@@ -125,7 +128,9 @@ func linApply(st linState, in linInput) (linState, linOutput) {
 // linModel is the porcupine model: a znode per key, partitioned by key.
 // An unknown outcome accepts whatever the operation did; porcupine may
 // place it anywhere after its call, also after everything else (it had
-// no effect), since its return is left at the end of the history.
+// no effect), since its return is left at the end of the history. A write
+// refused with SessionMoved (it came through a replica the session had
+// left) changes nothing.
 var linModel = porcupine.Model{
 	Partition: func(h []porcupine.Operation) [][]porcupine.Operation {
 		byKey := map[string][]porcupine.Operation{}
@@ -146,8 +151,14 @@ var linModel = porcupine.Model{
 	Init: func() any { return linState{} },
 	Step: func(state, input, output any) (bool, any) {
 		next, want := linApply(state.(linState), input.(linInput))
-		got := output.(linOutput)
-		return got.result == linUnknown || got == want, next
+		switch got := output.(linOutput); got.result {
+		case linUnknown:
+			return true, next
+		case linMoved:
+			return true, state
+		default:
+			return got == want, next
+		}
 	},
 	DescribeOperation: func(input, output any) string {
 		in, out := input.(linInput), output.(linOutput)
@@ -230,6 +241,10 @@ func TestLinearizabilityModel(t *testing.T) {
 		{"lost create seen before its call", []porcupine.Operation{
 			linOp(1, 0, 10, get, linOutput{data: "a", version: 0}),
 			linOp(0, 20, 100, create, linOutput{result: linUnknown}),
+		}, porcupine.Illegal},
+		{"a write refused with SessionMoved has no effect", []porcupine.Operation{
+			linOp(0, 0, 10, create, linOutput{result: linMoved}),
+			linOp(1, 20, 30, get, linOutput{data: "a", version: 0}),
 		}, porcupine.Illegal},
 		{"keys are independent", []porcupine.Operation{
 			linOp(0, 0, 10, create, linOutput{}),
