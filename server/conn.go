@@ -31,7 +31,8 @@ type conn struct {
 
 	session  atomic.Int64 // 0 until the handshake succeeded
 	timeout  atomic.Int64 // ms: negotiated session timeout (before: handshake time)
-	lastRecv atomic.Int64 // unix ns of the last frame read
+	lastRecv atomic.Int64 // unix ns of the last frame read, moved on by the time the reader stalled
+	stalled  atomic.Bool  // the reader waits for room (back pressure): the reaper spares it
 	recv     atomic.Int64
 	sent     atomic.Int64
 	isWord   atomic.Bool // a four-letter word, not a client
@@ -43,11 +44,13 @@ type conn struct {
 	pending  []*slot   // requests in order; pending[head:] wait for replies
 	head     int
 	free     []*slot
-	out      []byte // frames ready to write
-	spare    []byte // the writer's last buffer, for reuse
-	queued   int    // bytes in out and in finished slots
-	zxid     int64  // newest zxid sent: the header of pings
-	draining bool   // no more requests; close once everything owed is written
+	out      []byte      // frames ready to write
+	spare    []byte      // the writer's last buffer, for reuse
+	queued   int         // bytes in out and in finished slots
+	held     []heldEvent // watch events waiting for a read's reply (see event)
+	seq      uint64      // sequence number of the newest slot
+	zxid     int64       // newest zxid sent: the header of pings
+	draining bool        // no more requests; close once everything owed is written
 	closed   bool
 }
 
@@ -185,10 +188,20 @@ func (c *conn) serve() {
 func (c *conn) dispatch(s *slot, body []byte) bool {
 	h, err := wire.DecodeRequest(body, &s.req)
 	s.hdr = h
+	var emptyACL *wire.EmptyACLError
 	switch {
 	case h.Op == mwzookeeper.OpAuth:
 		c.enqueue(s)
-		s.completeErr(c.auth(body))
+		if err := c.auth(body); err != nil {
+			// ZooKeeper answers AuthFailed, then closes the connection.
+			s.completeErr(err)
+			c.drain()
+			return false
+		}
+		s.completeErr(nil)
+	case errors.As(err, &emptyACL):
+		c.enqueue(s)
+		s.complete(invalidACL(&s.req, emptyACL.Op))
 	case errors.Is(err, wire.ErrUnknownOp):
 		c.enqueue(s)
 		s.completeErr(mwzookeeper.ErrUnimplemented)
@@ -215,11 +228,36 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 
 func noReply(*mwzookeeper.Response) {}
 
-// auth answers an auth packet as ZooKeeper's providers do: world and ip
-// are identities every client has, and digest accepts any user:password
-// (in ZooKeeper it only names an identity for ACLs, which this server does
-// not have). A scheme ZooKeeper has no provider for fails; Java clients and
-// kazoo then treat the session as unusable, as with ZooKeeper.
+// invalidACL is ZooKeeper's answer to a create with an empty ACL list: a
+// plain InvalidACL, or a failed multi whose op at index bad failed. The
+// Service never sees the request; the ops before bad report success,
+// although the Service might have failed one of them first.
+func invalidACL(req *mwzookeeper.Request, bad int) *mwzookeeper.Response {
+	resp := &mwzookeeper.Response{Err: fmt.Errorf("%w: create %q with an empty ACL list",
+		mwzookeeper.ErrInvalidACL, req.Path)}
+	if req.Op != mwzookeeper.OpMulti {
+		return resp
+	}
+	resp.Results = make([]mwzookeeper.OpResult, len(req.Ops))
+	for i, op := range req.Ops {
+		resp.Results[i].Op = op.Op
+		switch {
+		case i == bad:
+			resp.Results[i].Err = mwzookeeper.ErrInvalidACL
+			resp.Err = fmt.Errorf("%w: create %q with an empty ACL list", mwzookeeper.ErrInvalidACL, op.Path)
+		case i > bad:
+			resp.Results[i].Err = mwzookeeper.ErrRuntimeInconsistency
+		}
+	}
+	return resp
+}
+
+// auth answers an auth packet as ZooKeeper 3.8's providers do: ip is an
+// identity every client has, and digest accepts any user:password (in
+// ZooKeeper it only names an identity for ACLs, which this server does not
+// have). A scheme ZooKeeper has no provider for fails, "world" among them
+// (ZooKeeper registers only ip and digest by default); the caller then
+// closes the connection after the answer, as ZooKeeper does.
 func (c *conn) auth(body []byte) error {
 	if len(body) < 8 {
 		return mwzookeeper.ErrMarshallingError
@@ -229,10 +267,10 @@ func (c *conn) auth(body []byte) error {
 		return mwzookeeper.ErrMarshallingError
 	}
 	switch scheme {
-	case "world", "ip", "digest":
+	case "ip", "digest":
 		return nil
 	}
-	c.log.WithField("scheme", scheme).Info("auth refused: no provider for this scheme")
+	c.log.WithField("scheme", scheme).Info("auth refused: no provider for this scheme; closing")
 	return mwzookeeper.ErrAuthFailed
 }
 

@@ -145,10 +145,10 @@ func TestEnsembleOperations(t *testing.T) {
 // fails applies none; b sees the result after a sync.
 func multiAllOrNothing(t *testing.T, a, b *zk.Conn) {
 	t.Helper()
-	if _, err := a.Multi(&zk.CreateRequest{Path: "/m1", Data: []byte("x")}, &zk.SetDataRequest{Path: "/app", Data: []byte("v3"), Version: -1}); err != nil {
+	if _, err := a.Multi(&zk.CreateRequest{Path: "/m1", Data: []byte("x"), Acl: zk.WorldACL(zk.PermAll)}, &zk.SetDataRequest{Path: "/app", Data: []byte("v3"), Version: -1}); err != nil {
 		t.Fatalf("multi: %v", err)
 	}
-	res, err := a.Multi(&zk.CreateRequest{Path: "/m2"}, &zk.CheckVersionRequest{Path: "/app", Version: 99})
+	res, err := a.Multi(&zk.CreateRequest{Path: "/m2", Acl: zk.WorldACL(zk.PermAll)}, &zk.CheckVersionRequest{Path: "/app", Version: 99})
 	if err != zk.ErrBadVersion {
 		t.Errorf("failed multi: %v %+v, want ErrBadVersion", err, res)
 	}

@@ -24,6 +24,7 @@ type fake struct {
 	zxid     int64
 	watches  *mw.WatchTable
 	hold     bool
+	late     bool // with hold: execute a request only at release, not at Submit
 	held     []func()
 	pings    int
 	closes   int
@@ -77,6 +78,13 @@ func (f *fake) setHold(on bool) {
 	f.mu.Unlock()
 }
 
+// setLate holds requests unexecuted until release (with hold on).
+func (f *fake) setLate(on bool) {
+	f.mu.Lock()
+	f.hold, f.late = on, on
+	f.mu.Unlock()
+}
+
 // release answers the held replies, newest first.
 func (f *fake) release() int {
 	f.mu.Lock()
@@ -115,6 +123,17 @@ func (f *fake) expire(id int64) {
 
 func (f *fake) Submit(req *mw.Request, reply func(*mw.Response)) {
 	f.mu.Lock()
+	if f.late && f.hold && req.Op != mw.OpPing {
+		// As a Service that queues the request behind an earlier one.
+		f.held = append(f.held, func() {
+			f.mu.Lock()
+			resp := f.apply(req)
+			f.mu.Unlock()
+			reply(resp)
+		})
+		f.mu.Unlock()
+		return
+	}
 	resp := f.apply(req)
 	if f.hold && !f.stopped && req.Op != mw.OpPing && req.Op != mw.OpCreateSession && req.Op != mw.OpReconnect {
 		f.held = append(f.held, func() { reply(resp) })

@@ -27,6 +27,8 @@ const (
 	maxQueued = 64 * wire.MaxFrame
 	// keepBuf is the largest buffer a slot or the writer keeps for reuse.
 	keepBuf = 64 << 10
+	// writeChunk bytes are written under one write deadline.
+	writeChunk = 256 << 10
 )
 
 // slot is one request of a connection, from its frame to its reply. Slots
@@ -38,8 +40,9 @@ type slot struct {
 	req   mwzookeeper.Request
 	frame []byte
 	buf   []byte // the reply, while it waits for earlier ones
-	after []byte // watch events that must follow this reply (see event)
 	start time.Time
+	seq   uint64 // the slot's place in the connection's request order
+	zxid  int64  // the Service's reply's zxid; 0 for answers the server made
 	done  bool
 	last  bool // closeSession: drain the connection after this reply
 
@@ -51,8 +54,18 @@ type slot struct {
 func (c *conn) takeSlot() *slot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for !c.closed && (len(c.pending)-c.head >= maxInflight || c.queued > softQueued) {
-		c.room.Wait()
+	if full := func() bool {
+		return !c.closed && (len(c.pending)-c.head >= maxInflight || c.queued > softQueued)
+	}; full() {
+		// The client's frames (its pings too) wait in the socket while
+		// the server does not read: that time is not the client's silence.
+		c.stalled.Store(true)
+		since := time.Now()
+		for full() {
+			c.room.Wait()
+		}
+		c.lastRecv.Add(int64(time.Since(since)))
+		c.stalled.Store(false)
 	}
 	if c.closed {
 		return nil
@@ -70,7 +83,9 @@ func (c *conn) takeSlot() *slot {
 // enqueue puts s at the end of the reply FIFO.
 func (c *conn) enqueue(s *slot) {
 	c.mu.Lock()
-	s.done = false
+	s.done, s.zxid = false, 0
+	c.seq++
+	s.seq = c.seq
 	c.pending = append(c.pending, s)
 	c.mu.Unlock()
 }
@@ -102,9 +117,16 @@ func (s *slot) complete(resp *mwzookeeper.Response) {
 	if resp.Zxid > c.zxid {
 		c.zxid = resp.Zxid
 	}
-	if s.hdr.Op == mwzookeeper.OpSync && resp.Path == "" && resp.Err == nil {
-		r := *resp // ZooKeeper's SyncResponse echoes the path; Services need not
-		r.Path = s.req.Path
+	s.zxid = resp.Zxid
+	syncPath := s.hdr.Op == mwzookeeper.OpSync && resp.Path == "" && resp.Err == nil
+	if resp.Zxid == 0 || syncPath {
+		r := *resp
+		if syncPath { // ZooKeeper's SyncResponse echoes the path; Services need not
+			r.Path = s.req.Path
+		}
+		if r.Zxid == 0 { // e.g. an answer the server made: the newest zxid given
+			r.Zxid = c.zxid
+		}
 		resp = &r
 	}
 	dst := c.target(s)
@@ -131,9 +153,10 @@ func (s *slot) completeErr(err error) {
 }
 
 // target is where s's reply is encoded: straight into the outgoing buffer
-// when every earlier reply is there already, else into the slot.
+// when every earlier reply is there already and no held event may have to
+// precede it, else into the slot.
 func (c *conn) target(s *slot) *[]byte {
-	if c.pending[c.head] == s {
+	if c.pending[c.head] == s && len(c.held) == 0 {
 		return &c.out
 	}
 	s.buf = s.buf[:0]
@@ -150,8 +173,9 @@ func (c *conn) finishLocked(done *slot) {
 		s := c.pending[c.head]
 		c.pending[c.head] = nil
 		c.head++
+		c.releaseHeld(s, true)
 		c.out = append(c.out, s.buf...)
-		c.out = append(c.out, s.after...)
+		c.releaseHeld(s, false)
 		if s.last {
 			c.draining = true
 		}
@@ -185,35 +209,45 @@ func (c *conn) recycle(s *slot) {
 		s.buf = nil
 	}
 	s.buf = s.buf[:0]
-	s.after = s.after[:0]
 	if cap(s.frame) > keepBuf {
 		s.frame = nil
 	}
 	c.free = append(c.free, s)
 }
 
-// event puts a watch event ahead of every reply not yet written, except
-// the reply of a read still waiting here that may have left the watch the
-// event answers: a watch cannot fire before it was set, and clients
-// (go-zookeeper, Java, kazoo) register a watcher only when that reply
-// arrives and drop an event nobody waits for. The event then follows the
-// last such reply; at worst a watcher set by a later read wakes early.
+// event sends a watch event ahead of every reply not yet written, except
+// the replies that must precede it: a watch cannot fire before the reply
+// of the read that set it, as clients (go-zookeeper, Java, kazoo) register
+// a watcher only when that reply arrives and drop an event nobody waits
+// for. So an event waits (is held, see heldEvent) while a read that may
+// have set its watch is still in the FIFO; whether it did shows in that
+// read's reply: a zxid below the event's means the read ran before the
+// write, one at or above it that it ran after.
 func (c *conn) event(ev mwzookeeper.WatchEvent) {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
 		return
 	}
-	dst := &c.out
+	var anchor uint64
 	for i := len(c.pending) - 1; i >= c.head; i-- {
-		if s := c.pending[i]; s.watches(ev.Path) {
-			dst = &s.after
+		if s := c.pending[i]; s.watches(ev) {
+			anchor = s.seq
 			break
 		}
 	}
-	n := len(*dst)
-	*dst = wire.AppendEvent(*dst, ev)
-	c.queued += len(*dst) - n
+	if n := len(c.held); n > 0 {
+		anchor = max(anchor, c.held[n-1].anchor) // events keep their order
+	}
+	n := len(c.out)
+	if anchor == 0 {
+		c.out = wire.AppendEvent(c.out, ev)
+		c.queued += len(c.out) - n
+	} else {
+		frame := wire.AppendEvent(nil, ev)
+		c.held = append(c.held, heldEvent{frame: frame, zxid: ev.Zxid, anchor: anchor})
+		c.queued += len(frame)
+	}
 	over := c.queued > maxQueued
 	c.mu.Unlock()
 	c.sent.Add(1)
@@ -225,11 +259,49 @@ func (c *conn) event(ev mwzookeeper.WatchEvent) {
 	c.wakeWriter()
 }
 
-// watches says whether s is a read that leaves a watch on path.
-func (s *slot) watches(path string) bool {
+// heldEvent is a watch event waiting in the FIFO for the reply of the read
+// with sequence number anchor, the last read that may have set its watch.
+// Held events keep their order, and so their anchors never decrease.
+type heldEvent struct {
+	frame  []byte
+	zxid   int64
+	anchor uint64
+}
+
+// releaseHeld moves held events to the outgoing buffer as s's reply is
+// written (before: just ahead of it). Ahead of s go the events s's reply
+// shows to be older than what it reflects (s ran after their write, so the
+// client must see them first, and no read that set their watch comes
+// later: session order keeps zxids rising); after s go the events s
+// anchors, which s's reply did not show to be older.
+func (c *conn) releaseHeld(s *slot, before bool) {
+	i := 0
+	for ; i < len(c.held); i++ {
+		h := &c.held[i]
+		if before && (s.zxid <= 0 || h.zxid > s.zxid) || !before && h.anchor != s.seq {
+			break
+		}
+		c.out = append(c.out, h.frame...)
+	}
+	if i > 0 {
+		n := copy(c.held, c.held[i:])
+		clear(c.held[n:])
+		c.held = c.held[:n]
+	}
+}
+
+// watches says whether s is a read that leaves a watch ev fires: exists
+// and getData leave data watches (created, deleted, data changed),
+// getChildren a child watch (children changed, deleted).
+func (s *slot) watches(ev mwzookeeper.WatchEvent) bool {
+	if !s.req.Watch || s.req.Path != ev.Path {
+		return false
+	}
 	switch s.req.Op {
-	case mwzookeeper.OpGetData, mwzookeeper.OpExists, mwzookeeper.OpGetChildren, mwzookeeper.OpGetChildren2:
-		return s.req.Watch && s.req.Path == path
+	case mwzookeeper.OpGetData, mwzookeeper.OpExists:
+		return ev.Type != mwzookeeper.EventNodeChildrenChanged
+	case mwzookeeper.OpGetChildren, mwzookeeper.OpGetChildren2:
+		return ev.Type == mwzookeeper.EventNodeChildrenChanged || ev.Type == mwzookeeper.EventNodeDeleted
 	}
 	return false
 }
@@ -286,10 +358,7 @@ func (c *conn) writeLoop() {
 			c.closeQuiet("session closed")
 			return
 		}
-		// A client that reads nothing for its whole session timeout is
-		// gone or stuck: it is disconnected, not waited for.
-		c.nc.SetWriteDeadline(time.Now().Add(time.Duration(c.timeout.Load()) * time.Millisecond))
-		if _, err := c.nc.Write(buf); err != nil {
+		if err := c.write(buf); err != nil {
 			c.close("write failed: " + errText(err) + " (the client does not read)")
 			return
 		}
@@ -299,6 +368,22 @@ func (c *conn) writeLoop() {
 		}
 		c.mu.Unlock()
 	}
+}
+
+// write writes buf in pieces of writeChunk bytes, each with a deadline of
+// the session timeout: a client that reads nothing for that long is gone
+// or stuck and is disconnected, not waited for, but one that drains a large
+// burst slowly keeps its connection.
+func (c *conn) write(buf []byte) error {
+	for len(buf) > 0 {
+		n := min(len(buf), writeChunk)
+		c.nc.SetWriteDeadline(time.Now().Add(time.Duration(c.timeout.Load()) * time.Millisecond))
+		if _, err := c.nc.Write(buf[:n]); err != nil {
+			return err
+		}
+		buf = buf[n:]
+	}
+	return nil
 }
 
 func errText(err error) string {

@@ -272,7 +272,8 @@ func (s *Server) bind(c *conn, session int64, frame []byte) bool {
 }
 
 // reaper closes connections that sent nothing for their session timeout
-// (clients ping at a third of it).
+// (clients ping at a third of it). Time the reader spent not reading, under
+// back pressure, does not count: the client's pings wait in the socket.
 func (s *Server) reaper() {
 	defer s.others.Done()
 	every := min(max(s.cfg.MinSessionTimeout/4, 10*time.Millisecond), time.Second)
@@ -289,7 +290,7 @@ func (s *Server) reaper() {
 		cs = cs[:0]
 		s.mu.RLock()
 		for c := range s.conns {
-			if now-c.lastRecv.Load() > c.timeout.Load()*int64(time.Millisecond) {
+			if !c.stalled.Load() && now-c.lastRecv.Load() > c.timeout.Load()*int64(time.Millisecond) {
 				cs = append(cs, c)
 			}
 		}
