@@ -21,12 +21,15 @@ const (
 // Deliver applies one delivered message on this replica, and answers the
 // client if this replica's run proposed it and the request still waits
 // (A5.1, A5.3). A message that does not decode is logged and skipped; every
-// replica skips it alike, so the state stays the same everywhere.
+// replica skips it alike, so the state stays the same everywhere, and
+// its proposer answers its request with the reason (never leaves it waiting).
 func (cb *callback) Deliver(c zab.TxnCookie, msg []byte) {
 	// TODO(A5.1): apply one delivered message on this replica. Decode it
-	// (decodeTxn into s.tx; a message that does not decode is logged and
-	// skipped, alike on every replica), note its zxid (s.lastZxid) and
-	// apply it under s.mu: a request with applyRequest. If this run of this
+	// (decodeTxn into s.tx): a message that does not decode is logged and
+	// skipped, alike on every replica, the state unchanged, and if this
+	// replica proposed it, its request is answered with ErrBadArguments
+	// and the reason. Otherwise note its zxid (s.lastZxid) and apply it
+	// under s.mu: a request with applyRequest. If this run of this
 	// replica proposed it (proposer == s.myid, incarnation == s.inc) and
 	// it still waits in s.pending, answer it with the outcome. Give the
 	// replies, and the host's SessionClosed calls collected in s.closedOut,

@@ -22,7 +22,8 @@ import (
 // One mutex, the apply lock, guards the replicated state and the waiting
 // requests; the tree and the sessions are changed only by Zab's callback
 // goroutine under it. Nothing holds it across I/O, and replies are given
-// after it is released.
+// after it is released, except the replies of reads answered outside
+// Zab's callback goroutine, which are given under it (see submitLocal).
 type Service struct {
 	host  mwzookeeper.Host
 	log   logrus.FieldLogger
@@ -164,8 +165,9 @@ func connLoss(req *mwzookeeper.Request, why string) *mwzookeeper.Response {
 func (s *Service) submitLocal(req *mwzookeeper.Request, reply func(*mwzookeeper.Response),
 	exec func(*mwzookeeper.Request) *mwzookeeper.Response) {
 	// TODO(A5.1): answer from this replica's applied state, at once:
-	// exec(req) under s.mu, reply after unlocking (a reply function may
-	// call Submit again). A replica that is not serving answers connLoss.
+	// exec(req) under s.mu, and give the reply before unlocking, so that no
+	// delivered write fires the read's watches (A5.6) ahead of its reply.
+	// A replica that is not serving answers connLoss.
 	// TODO(A5.2): a read must see its session's earlier writes: while the
 	// session has writes or syncs in flight here (s.queues), queue the read
 	// behind them (enqueue); answer runs it when its turn comes.
@@ -193,30 +195,37 @@ func (s *Service) submitWrite(req *mwzookeeper.Request, reply func(*mwzookeeper.
 	// TODO(A5.2): the write takes its place in its session's queue
 	// (enqueue), so the session's later reads wait for it. Behind a sync of
 	// its session still in flight (behindSync) it is held, encoded, in
-	// r.held and proposed once the sync is answered (release).
+	// r.held and proposed once the sync is answered (release). A write
+	// refused at once while its session has requests waiting is answered
+	// in its turn too (queued with its reply in r.resp, r.stamp).
 	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, req.Op)})
 }
 
-// tooLarge refuses data over MaxData before it is proposed: such a
-// request can never succeed, and no replica should have to decode it (A5.1).
+// tooLarge refuses data over MaxData and paths over the codec's limit
+// before they are proposed: such a request can never succeed, and no
+// replica should have to decode it (A5.1).
 func tooLarge(req *mwzookeeper.Request) error {
-	if len(req.Data) > mwzookeeper.MaxData {
-		return fmt.Errorf("%w: %d bytes of data for %q, at most %d", mwzookeeper.ErrBadArguments, len(req.Data), req.Path, mwzookeeper.MaxData)
-	}
-	for i := range req.Ops {
-		if len(req.Ops[i].Data) > mwzookeeper.MaxData {
-			return fmt.Errorf("%w: %d bytes of data for %q, at most %d", mwzookeeper.ErrBadArguments, len(req.Ops[i].Data), req.Ops[i].Path, mwzookeeper.MaxData)
+	ops := append([]mwzookeeper.Op{{Path: req.Path, Data: req.Data}}, req.Ops...)
+	for i := range ops {
+		if len(ops[i].Data) > mwzookeeper.MaxData {
+			return fmt.Errorf("%w: %d bytes of data for %q, at most %d", mwzookeeper.ErrBadArguments, len(ops[i].Data), ops[i].Path, mwzookeeper.MaxData)
+		}
+		if len(ops[i].Path) > maxPathLen {
+			return fmt.Errorf("%w: path of %d bytes (%.32q...), at most %d", mwzookeeper.ErrBadArguments, len(ops[i].Path), ops[i].Path, maxPathLen)
 		}
 	}
 	return nil
 }
 
 // failOne answers a write whose proposal failed, unless something else
-// (LOOKING, Stop) already did (A5.1).
+// (LOOKING, Stop) already did (A5.1, A5.2).
 func (s *Service) failOne(reqno uint64, r *request, req *mwzookeeper.Request, err error) {
 	// TODO(A5.1): answer the write numbered reqno with connLoss (with
 	// ErrBadArguments when Zab says zab.ErrTooLarge), unless something else
 	// answered it already (it is no longer s.pending[reqno]).
+	// TODO(A5.2): its reply goes out in its session's turn (r.stamp: with
+	// the zxid applied by then); give the replies before unlocking, as
+	// submitLocal does for reads drained here.
 }
 
 // submitSync asks Zab for a sync, answered at DeliverSync. The lock is

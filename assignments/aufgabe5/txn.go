@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"zablab/mwzookeeper"
+	"zablab/mwzookeeper/wire"
 )
 
 // The replicated message: what a replica proposes through Zab and every
@@ -31,9 +32,11 @@ const (
 	kindLiveness byte = 2
 )
 
-// Limits a decoder checks before it believes a length.
+// Limits a decoder checks before it believes a length. A path may be as
+// long as a wire frame can carry (wire.MaxFrame): whatever a client can
+// send must decode at delivery, or its request is never applied.
 const (
-	maxPathLen  = 64 << 10
+	maxPathLen  = wire.MaxFrame
 	maxMultiOps = 1 << 16
 	maxPassword = 64
 )

@@ -98,8 +98,9 @@ var stubBodies = map[string]string{
 	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, req.Op)})`,
 	"Service.submitLocal": `
 	// TODO(A5.1): answer from this replica's applied state, at once:
-	// exec(req) under s.mu, reply after unlocking (a reply function may
-	// call Submit again). A replica that is not serving answers connLoss.
+	// exec(req) under s.mu, and give the reply before unlocking, so that no
+	// delivered write fires the read's watches (A5.6) ahead of its reply.
+	// A replica that is not serving answers connLoss.
 	// TODO(A5.2): a read must see its session's earlier writes: while the
 	// session has writes or syncs in flight here (s.queues), queue the read
 	// behind them (enqueue); answer runs it when its turn comes.
@@ -119,12 +120,17 @@ var stubBodies = map[string]string{
 	// TODO(A5.2): the write takes its place in its session's queue
 	// (enqueue), so the session's later reads wait for it. Behind a sync of
 	// its session still in flight (behindSync) it is held, encoded, in
-	// r.held and proposed once the sync is answered (release).
+	// r.held and proposed once the sync is answered (release). A write
+	// refused at once while its session has requests waiting is answered
+	// in its turn too (queued with its reply in r.resp, r.stamp).
 	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, req.Op)})`,
 	"Service.failOne": `
 	// TODO(A5.1): answer the write numbered reqno with connLoss (with
 	// ErrBadArguments when Zab says zab.ErrTooLarge), unless something else
-	// answered it already (it is no longer s.pending[reqno]).`,
+	// answered it already (it is no longer s.pending[reqno]).
+	// TODO(A5.2): its reply goes out in its session's turn (r.stamp: with
+	// the zxid applied by then); give the replies before unlocking, as
+	// submitLocal does for reads drained here.`,
 	"Service.submitSync": `
 	// TODO(A5.2): ask Zab for a sync point (s.zab.Sync) and answer the
 	// request when DeliverSync brings that cookie's Seq (s.syncs): by then
@@ -136,9 +142,11 @@ var stubBodies = map[string]string{
 	// callback.go
 	"callback.Deliver": `
 	// TODO(A5.1): apply one delivered message on this replica. Decode it
-	// (decodeTxn into s.tx; a message that does not decode is logged and
-	// skipped, alike on every replica), note its zxid (s.lastZxid) and
-	// apply it under s.mu: a request with applyRequest. If this run of this
+	// (decodeTxn into s.tx): a message that does not decode is logged and
+	// skipped, alike on every replica, the state unchanged, and if this
+	// replica proposed it, its request is answered with ErrBadArguments
+	// and the reason. Otherwise note its zxid (s.lastZxid) and apply it
+	// under s.mu: a request with applyRequest. If this run of this
 	// replica proposed it (proposer == s.myid, incarnation == s.inc) and
 	// it still waits in s.pending, answer it with the outcome. Give the
 	// replies, and the host's SessionClosed calls collected in s.closedOut,
@@ -248,17 +256,19 @@ var stubBodies = map[string]string{
 
 	// order.go
 	"Service.enqueue": `
-	// TODO(A5.2): append r to its session's queue (s.queues), so that the
-	// session's reads behind it wait for it.`,
+	// TODO(A5.2): append r to its session's queue (s.queues) and mark it
+	// queued, so that the session's requests behind it wait for it.`,
 	"Service.answer": `
-	// TODO(A5.1): give r its reply, once (r.done), through out: replies
-	// are given after s.mu is released.
-	// TODO(A5.2): then run the reads of r's session that were waiting only
-	// for it (drain).`,
+	// TODO(A5.1): give r its reply, once (r.done), through out (the
+	// caller hands them to the clients).
+	// TODO(A5.2): a request in its session's queue (r.queued) keeps its
+	// reply (r.resp) instead; drain gives the replies in the queue's order
+	// and runs the reads that were waiting only for it.`,
 	"Service.drain": `
 	// TODO(A5.2): pop the answered requests at the head of the session's
-	// queue, executing the reads that reach the head (s.read); stop at the
-	// first write or sync still in flight.`,
+	// queue, giving their kept replies in order (r.resp; with the zxid
+	// applied now if r.stamp) and executing the reads that reach the head
+	// (s.read); stop at the first write or sync still in flight.`,
 	"Service.behindSync": `
 	// TODO(A5.2): whether the session has a sync in flight here: its later
 	// writes wait for it, so that a read between the sync and them sees the
@@ -266,8 +276,9 @@ var stubBodies = map[string]string{
 	return false`,
 	"Service.release": `
 	// TODO(A5.2): propose the held writes of the session (r.held), in
-	// order, up to its next sync still in flight; a proposal that fails is
-	// answered with ErrConnectionLoss.`,
+	// order, up to its next sync still in flight. A proposal that fails is
+	// answered in its turn (r.resp: ErrConnectionLoss, or ErrBadArguments
+	// for zab.ErrTooLarge; r.stamp), and the queue drains past it.`,
 	"Service.failAll": `
 	// TODO(A5.1): answer every request still waiting here (writes in
 	// s.pending, and so on) with ErrConnectionLoss and forget them: Stop
