@@ -3,6 +3,7 @@ package aufgabe5
 import (
 	"bytes"
 	"fmt"
+	"time"
 
 	"zablab/mwzookeeper"
 	"zablab/zab"
@@ -62,7 +63,14 @@ func (s *Service) applyRequest(t *txn, cookie zab.TxnCookie) mwzookeeper.Respons
 			r.Zxid = c.zxid
 			return r
 		}
-		sess.lastActive = c.ts // a write is activity too (A5.3)
+		if sess.owner != 0 && sess.owner != t.proposer && !t.expired {
+			// Sent through a server the session has left (ZooKeeper's
+			// owner check); the leader's expiry comes from anywhere.
+			r.Err = fmt.Errorf("%w: session %#x is connected to replica %d, not %d", mwzookeeper.ErrSessionMoved, t.session, sess.owner, t.proposer)
+			r.Zxid = c.zxid
+			return r
+		}
+		sess.seen = time.Since(s.start) // a write is activity too (A5.3)
 	}
 	switch t.op {
 	case mwzookeeper.OpCreate, mwzookeeper.OpCreate2, mwzookeeper.OpDelete, mwzookeeper.OpSetData, mwzookeeper.OpCheck:

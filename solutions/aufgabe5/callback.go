@@ -3,6 +3,7 @@ package aufgabe5
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
@@ -44,6 +45,11 @@ func (cb *callback) Deliver(c zab.TxnCookie, msg []byte) {
 	case t.kind == kindLiveness:
 		s.lastZxid = int64(c.Zxid)
 		s.applyLiveness(c.Timestamp/1e6, t.sessions)
+	case t.kind == kindOwner:
+		s.lastZxid = int64(c.Zxid)
+		if sess := s.sessions[t.session]; sess != nil {
+			sess.owner = t.proposer
+		}
 	case t.kind == kindRequest:
 		s.lastZxid = int64(c.Zxid)
 		resp = s.applyRequest(t, c)
@@ -102,7 +108,10 @@ func (cb *callback) Status(st zab.Status, leader string) {
 		s.serving = !s.stopped
 	}
 	if st == roleLeading && prev != roleLeading {
-		s.leaderSince = s.host.Now().UnixMilli()
+		now := time.Since(s.start)
+		for _, sess := range s.sessions { // a fresh timeout on its own clock
+			sess.seen = now
+		}
 		clear(s.expiring)
 	}
 	serving := s.serving

@@ -3,6 +3,7 @@ package aufgabe5
 import (
 	"bytes"
 	"crypto/rand"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"time"
@@ -10,11 +11,24 @@ import (
 	"zablab/mwzookeeper"
 )
 
-// session is a replicated session (A5.3): the same on every replica.
+// session is a replicated session (A5.3): the same on every replica,
+// but for seen.
 type session struct {
-	timeout    int32  // ms
-	password   []byte // drawn by the replica that proposed the session
-	lastActive int64  // ms, the leader timestamp of its latest activity
+	timeout  int32  // ms
+	password []byte // drawn by the replica that proposed the session
+	// owner is the myid of the replica the session moved to with its
+	// latest reconnect, 0 before the first: a write proposed elsewhere
+	// fails with SessionMoved. A new session has no owner, not its
+	// creator: only the creator holds a connection for it then, and tests
+	// that drive one session through several replicas without a
+	// reconnect (the harness has no connections) keep working.
+	owner uint64
+	// seen is local, not replicated: when, on this replica's monotonic
+	// clock (time since Service.start), a write or liveness message naming
+	// the session was last applied here, or this replica became leader;
+	// the leader expires the session a timeout later. Wall clocks (the
+	// leaders' timestamps) play no part: they may step.
+	seen time.Duration
 }
 
 // passwordLen is ZooKeeper's session password length.
@@ -31,7 +45,9 @@ func newPassword() []byte {
 // unique, and the same on every replica (A5.3).
 func (s *Service) applyCreateSession(c *applyCtx, t *txn) mwzookeeper.Response {
 	id := c.zxid
-	s.sessions[id] = &session{timeout: t.timeout, password: bytes.Clone(t.password), lastActive: c.ts}
+	sess := &session{timeout: t.timeout, password: bytes.Clone(t.password)}
+	s.sessions[id] = sess
+	sess.seen = time.Since(s.start)
 	return mwzookeeper.Response{Session: id, Password: bytes.Clone(t.password), Timeout: t.timeout}
 }
 
@@ -63,11 +79,12 @@ type closedSession struct {
 }
 
 // applyLiveness records the activity a replica saw since its last such
-// message, at the message's leader timestamp (A5.3).
+// message: each named session was seen now on the local clock (A5.3).
+// ts, the leader's timestamp, plays no part: wall clocks may step.
 func (s *Service) applyLiveness(ts int64, ids []int64) {
 	for _, id := range ids {
 		if sess := s.sessions[id]; sess != nil {
-			sess.lastActive = ts
+			sess.seen = time.Since(s.start)
 		}
 	}
 }
@@ -86,6 +103,8 @@ func (s *Service) touch(id int64) {
 // password, is expired; a client that has seen a newer zxid than this
 // replica applied is refused with ConnectionLoss, so it tries another
 // replica (or this one later) and never reads older state than it saw.
+// A session that comes from another replica moves here: the owner change
+// is proposed, ordered before every write the client sends here next.
 func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 	r := &mwzookeeper.Response{Zxid: s.lastZxid}
 	sess := s.sessions[req.Session]
@@ -97,6 +116,15 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 	case req.LastZxid > s.lastZxid:
 		r.Err = fmt.Errorf("%w: session %#x has seen zxid %#x, this replica applied only up to %#x",
 			mwzookeeper.ErrConnectionLoss, req.Session, req.LastZxid, s.lastZxid)
+	case sess.owner != s.myid:
+		// The session moves here: from the owner change on, in the order,
+		// writes through its old replica fail with SessionMoved.
+		msg := appendHeader(nil, kindOwner, header{proposer: s.myid, incarnation: s.inc})
+		if _, err := s.zab.Propose(binary.AppendVarint(msg, req.Session)); err != nil {
+			r.Err = fmt.Errorf("%w: session %#x cannot move to replica %d: %w", mwzookeeper.ErrConnectionLoss, req.Session, s.myid, err)
+			return r
+		}
+		fallthrough
 	default:
 		s.touch(req.Session)
 		r.Session, r.Password, r.Timeout = req.Session, bytes.Clone(sess.password), sess.timeout
@@ -106,7 +134,9 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 
 // livenessLoop runs once per tick: it proposes the sessions active here
 // since the last round and, on the leader, the close of every session
-// whose last activity is older than its timeout (A5.3).
+// not seen for its timeout on the local monotonic clock (A5.3). The
+// close is proposed, not done here, so every replica applies it at the
+// same point of the order.
 func (s *Service) livenessLoop() {
 	defer close(s.loopDone)
 	t := time.NewTicker(s.tick)
@@ -121,7 +151,13 @@ func (s *Service) livenessLoop() {
 		active, expire := s.livenessRound()
 		if len(active) > 0 {
 			buf = appendLiveness(buf[:0], header{proposer: s.myid, incarnation: s.inc}, active)
-			_, _ = s.zab.Propose(buf) // lost activity only shortens nothing: the next round says it again
+			if _, err := s.zab.Propose(buf); err != nil {
+				s.mu.Lock() // the next round says it again
+				for _, id := range active {
+					s.active[id] = struct{}{}
+				}
+				s.mu.Unlock()
+			}
 		}
 		for _, id := range expire {
 			buf = appendRequest(buf[:0], header{proposer: s.myid, incarnation: s.inc},
@@ -151,12 +187,10 @@ func (s *Service) livenessRound() (active, expire []int64) {
 	if s.role != roleLeading {
 		return active, nil
 	}
-	now := s.host.Now().UnixMilli()
+	now := time.Since(s.start) // monotonic: a stepped wall clock expires nobody
 	for id, sess := range s.sessions {
-		// A new leader grants everyone a fresh timeout from its start.
-		last := max(sess.lastActive, s.leaderSince)
 		_, seen := slices.BinarySearch(active, id) // active here now, not yet replicated
-		if now-last > int64(sess.timeout) && !s.expiring[id] && !seen {
+		if now-sess.seen > time.Duration(sess.timeout)*time.Millisecond && !s.expiring[id] && !seen {
 			s.expiring[id] = true
 			expire = append(expire, id)
 		}

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"slices"
+	"time"
 
 	"zablab/mwzookeeper"
 	"zablab/zab"
@@ -16,9 +17,12 @@ import (
 // The snapshot format (A5.2), all integers varints:
 //
 //	"MWZK" version lastZxid
-//	sessionCount {id timeout password lastActive}   sorted by id
-//	nodeCount    {path stat data}                   "/" first, then depth first, children sorted
+//	sessionCount {id timeout password owner}   sorted by id
+//	nodeCount    {path stat null data}         "/" first, then depth first, children sorted
 //	crc32 (IEEE, 4 bytes little endian) of everything before
+//
+// null is a byte, 1 for null data and 0 for data (empty or not): ZooKeeper
+// keeps them apart. owner is 0 for a session that never reconnected.
 //
 // Sorted sessions and children make the bytes a function of the state
 // alone, so equal states give equal snapshots: the determinism tests
@@ -26,7 +30,7 @@ import (
 
 const (
 	stateMagic   = "MWZK"
-	stateVersion = 1
+	stateVersion = 2
 )
 
 var errBadState = errors.New("aufgabe5: malformed state snapshot")
@@ -49,7 +53,7 @@ func (s *Service) writeState(w io.Writer) error {
 		b = binary.AppendVarint(b, id)
 		b = binary.AppendVarint(b, int64(sess.timeout))
 		b = appendBytes(b, sess.password)
-		b = binary.AppendVarint(b, sess.lastActive)
+		b = binary.AppendUvarint(b, sess.owner)
 	}
 	b = binary.AppendUvarint(b, uint64(len(s.tree.nodes)))
 	if _, err := bw.Write(b); err != nil {
@@ -72,6 +76,11 @@ func (s *Service) writeNode(w *bufio.Writer, path string, n *znode, b []byte) er
 	for _, v := range [...]int64{st.Czxid, st.Mzxid, st.Pzxid, st.Ctime, st.Mtime,
 		int64(st.Version), int64(st.Cversion), int64(st.Aversion), st.EphemeralOwner} {
 		b = binary.AppendVarint(b, v)
+	}
+	if n.data == nil {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
 	}
 	b = appendBytes(b, n.data)
 	if _, err := w.Write(b); err != nil {
@@ -102,6 +111,10 @@ func (s *Service) readState(r io.Reader, last zab.TxnCookie) error {
 	}
 	s.mu.Lock()
 	s.tree, s.sessions, s.lastZxid = t, sessions, zxid
+	now := time.Since(s.start)
+	for _, sess := range sessions { // seen is local: a fresh timeout
+		sess.seen = now
+	}
 	clear(s.expiring)
 	s.mu.Unlock()
 	return nil
@@ -124,7 +137,7 @@ func decodeState(all []byte) (*tree, map[int64]*session, int64, error) {
 	sessions := map[int64]*session{}
 	for n := d.uvarint(); n > 0 && d.err == nil; n-- {
 		id := d.varint()
-		sessions[id] = &session{timeout: d.int32(), password: slices.Clone(d.bytes(maxPassword)), lastActive: d.varint()}
+		sessions[id] = &session{timeout: d.int32(), password: slices.Clone(d.bytes(maxPassword)), owner: d.uvarint()}
 	}
 	t := &tree{nodes: map[string]*znode{}, ephemerals: map[int64]map[string]struct{}{}}
 	count := d.uvarint()
@@ -147,7 +160,14 @@ func decodeNode(d *decoder, t *tree, root bool) {
 	for i := range v {
 		v[i] = d.varint()
 	}
+	null := d.byte()
 	n := &znode{data: slices.Clone(d.bytes(mwzookeeper.MaxData))}
+	switch {
+	case null == 1:
+		n.data = nil
+	case null != 0:
+		d.fail("null flag %d of %q", null, path)
+	}
 	n.stat = mwzookeeper.MWStat{Czxid: v[0], Mzxid: v[1], Pzxid: v[2], Ctime: v[3], Mtime: v[4],
 		Version: int32(v[5]), Cversion: int32(v[6]), Aversion: int32(v[7]), EphemeralOwner: v[8],
 		DataLength: int32(len(n.data))}
