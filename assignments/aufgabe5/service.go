@@ -33,27 +33,27 @@ type Service struct {
 	tick  time.Duration
 	alone bool // SingleZab
 
-	mu          sync.Mutex
-	tree        *tree
-	sessions    map[int64]*session
-	lastZxid    int64
-	watches     *mwzookeeper.WatchTable
-	role        zab.Status
-	leader      string
-	serving     bool
-	stopped     bool
-	nextReq     uint64
-	pending     map[uint64]*request  // own writes in flight, by reqno
-	syncs       map[uint64]*request  // own syncs in flight, by the Sync cookie's Seq
-	queues      map[int64][]*request // per session: writes, syncs and the reads behind them
-	active      map[int64]struct{}   // sessions active here since the last liveness message
-	expiring    map[int64]bool       // leader: closes proposed, not yet applied
-	closedOut   []closedSession      // SessionClosed calls to make after unlocking
-	restores    atomic.Int32         // SetState calls with a non-empty snapshot, for tests
-	ctx         applyCtx             // reused by every delivery
-	tx          txn                  // reused by every delivery
-	cbOut       []outReply           // replies of the callback goroutine, reused
-	leaderSince int64                // ms, local clock, when this replica became leader
+	mu        sync.Mutex
+	tree      *tree
+	sessions  map[int64]*session
+	lastZxid  int64
+	watches   *mwzookeeper.WatchTable
+	role      zab.Status
+	leader    string
+	serving   bool
+	stopped   bool
+	nextReq   uint64
+	pending   map[uint64]*request  // own writes in flight, by reqno
+	syncs     map[uint64]*request  // own syncs in flight, by the Sync cookie's Seq
+	queues    map[int64][]*request // per session: writes, syncs and the reads behind them
+	active    map[int64]struct{}   // sessions active here since the last liveness message
+	expiring  map[int64]bool       // leader: closes proposed, not yet applied
+	closedOut []closedSession      // SessionClosed calls to make after unlocking
+	restores  atomic.Int32         // SetState calls with a non-empty snapshot, for tests
+	ctx       applyCtx             // reused by every delivery
+	tx        txn                  // reused by every delivery
+	cbOut     []outReply           // replies of the callback goroutine, reused
+	start     time.Time            // monotonic origin of the sessions' local deadlines
 
 	quit     chan struct{}
 	loopDone chan struct{}
@@ -100,7 +100,7 @@ func (s *Service) Start(p *properties.Properties, host mwzookeeper.Host) error {
 // init makes the initial state of a replica that is not yet started:
 // the initial tree, no sessions, nothing waiting (A5.1).
 func (s *Service) init(host mwzookeeper.Host, myid uint64) {
-	s.host, s.myid = host, myid
+	s.host, s.myid, s.start = host, myid, time.Now()
 	s.log = host.Logger().WithField("peer", myid)
 	s.inc = newIncarnation()
 	s.watches = mwzookeeper.NewWatchTable()

@@ -8,11 +8,24 @@ import (
 	"zablab/mwzookeeper"
 )
 
-// session is a replicated session (A5.3): the same on every replica.
+// session is a replicated session (A5.3): the same on every replica,
+// but for seen.
 type session struct {
-	timeout    int32  // ms
-	password   []byte // drawn by the replica that proposed the session
-	lastActive int64  // ms, the leader timestamp of its latest activity
+	timeout  int32  // ms
+	password []byte // drawn by the replica that proposed the session
+	// owner is the myid of the replica the session moved to with its
+	// latest reconnect, 0 before the first: a write proposed elsewhere
+	// fails with SessionMoved. A new session has no owner, not its
+	// creator: only the creator holds a connection for it then, and tests
+	// that drive one session through several replicas without a
+	// reconnect (the harness has no connections) keep working.
+	owner uint64
+	// seen is local, not replicated: when, on this replica's monotonic
+	// clock (time since Service.start), a write or liveness message naming
+	// the session was last applied here, or this replica became leader;
+	// the leader expires the session a timeout later. Wall clocks (the
+	// leaders' timestamps) play no part: they may step.
+	seen time.Duration
 }
 
 // passwordLen is ZooKeeper's session password length.
@@ -56,7 +69,8 @@ type closedSession struct {
 }
 
 // applyLiveness records the activity a replica saw since its last such
-// message, at the message's leader timestamp (A5.3).
+// message: each named session was seen now on the local clock (A5.3).
+// ts, the leader's timestamp, plays no part: wall clocks may step.
 func (s *Service) applyLiveness(ts int64, ids []int64) {
 	// TODO(A5.3): the sessions a replica saw active were active at the
 	// message's leader timestamp ts: note it (lastActive).
@@ -75,6 +89,8 @@ func (s *Service) touch(id int64) {
 // password, is expired; a client that has seen a newer zxid than this
 // replica applied is refused with ConnectionLoss, so it tries another
 // replica (or this one later) and never reads older state than it saw.
+// A session that comes from another replica moves here: the owner change
+// is proposed, ordered before every write the client sends here next.
 func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 	// TODO(A5.2): a client comes back, to this replica or another, with its
 	// session id and password: an unknown session or a wrong password is
@@ -86,7 +102,9 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 
 // livenessLoop runs once per tick: it proposes the sessions active here
 // since the last round and, on the leader, the close of every session
-// whose last activity is older than its timeout (A5.3).
+// not seen for its timeout on the local monotonic clock (A5.3). The
+// close is proposed, not done here, so every replica applies it at the
+// same point of the order.
 func (s *Service) livenessLoop() {
 	defer close(s.loopDone)
 	t := time.NewTicker(s.tick)
@@ -101,7 +119,13 @@ func (s *Service) livenessLoop() {
 		active, expire := s.livenessRound()
 		if len(active) > 0 {
 			buf = appendLiveness(buf[:0], header{proposer: s.myid, incarnation: s.inc}, active)
-			_, _ = s.zab.Propose(buf) // lost activity only shortens nothing: the next round says it again
+			if _, err := s.zab.Propose(buf); err != nil {
+				s.mu.Lock() // the next round says it again
+				for _, id := range active {
+					s.active[id] = struct{}{}
+				}
+				s.mu.Unlock()
+			}
 		}
 		for _, id := range expire {
 			buf = appendRequest(buf[:0], header{proposer: s.myid, incarnation: s.inc},

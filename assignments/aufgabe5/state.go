@@ -13,9 +13,12 @@ import (
 // The snapshot format (A5.2), all integers varints:
 //
 //	"MWZK" version lastZxid
-//	sessionCount {id timeout password lastActive}   sorted by id
-//	nodeCount    {path stat data}                   "/" first, then depth first, children sorted
+//	sessionCount {id timeout password owner}   sorted by id
+//	nodeCount    {path stat null data}         "/" first, then depth first, children sorted
 //	crc32 (IEEE, 4 bytes little endian) of everything before
+//
+// null is a byte, 1 for null data and 0 for data (empty or not): ZooKeeper
+// keeps them apart. owner is 0 for a session that never reconnected.
 //
 // Sorted sessions and children make the bytes a function of the state
 // alone, so equal states give equal snapshots: the determinism tests
@@ -23,7 +26,7 @@ import (
 
 const (
 	stateMagic   = "MWZK"
-	stateVersion = 1
+	stateVersion = 2
 )
 
 var errBadState = errors.New("aufgabe5: malformed state snapshot")

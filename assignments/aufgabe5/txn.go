@@ -16,20 +16,23 @@ import (
 //	version kind proposer:uvarint incarnation:8 bytes reqno:uvarint
 //	kind request:  session:varint op:varint body
 //	kind liveness: count:uvarint session:varint...
+//	kind owner:    session:varint   (the session moved to the proposer)
 //
-// A request's body is one op record (path, data, version, mode) for
-// create, delete, setData and check; a count of op records for multi;
+// A request's body is one op record (path, null flag, data, version,
+// mode; the flag keeps null data apart from empty data, as ZooKeeper
+// does) for create, delete, setData and check; a count of op records for multi;
 // timeout and password for createSession; the expired flag for
 // closeSession; nothing for the rest. (proposer, incarnation, reqno) names
 // the request, so only the proposing run of the proposing replica answers
 // it, also after restarts (A5.2).
 
-const txnVersion = 1
+const txnVersion = 2
 
 // Message kinds.
 const (
 	kindRequest  byte = 1
 	kindLiveness byte = 2
+	kindOwner    byte = 3
 )
 
 // Limits a decoder checks before it believes a length. A path may be as
@@ -88,6 +91,11 @@ func appendString(b []byte, s string) []byte {
 func appendOp(b []byte, o *mwzookeeper.Op) []byte {
 	b = binary.AppendVarint(b, int64(o.Op))
 	b = appendString(b, o.Path)
+	if o.Data == nil {
+		b = append(b, 1) // null, not empty
+	} else {
+		b = append(b, 0)
+	}
 	b = appendBytes(b, o.Data)
 	b = binary.AppendVarint(b, int64(o.Version))
 	return binary.AppendVarint(b, int64(o.Mode))
@@ -217,7 +225,14 @@ func (d *decoder) op() mwzookeeper.Op {
 	var o mwzookeeper.Op
 	o.Op = mwzookeeper.OpCode(d.int32())
 	o.Path = string(d.bytes(maxPathLen))
+	null := d.byte()
 	o.Data = d.bytes(mwzookeeper.MaxData)
+	switch {
+	case null == 1:
+		o.Data = nil
+	case null != 0:
+		d.fail("null flag %d", null)
+	}
 	o.Version = d.int32()
 	o.Mode = mwzookeeper.CreateMode(d.int32())
 	return o
@@ -238,6 +253,8 @@ func decodeTxn(msg []byte, t *txn) error {
 	switch t.kind {
 	case kindRequest:
 		decodeRequest(&d, t)
+	case kindOwner:
+		t.session = d.varint()
 	case kindLiveness:
 		n := d.uvarint()
 		if n > uint64(len(msg)) { // each session takes a byte at least
