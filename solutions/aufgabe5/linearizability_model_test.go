@@ -196,15 +196,26 @@ func linOp(client int, call, ret int64, in linInput, out linOutput) porcupine.Op
 // histories: it must accept the linearizable ones and reject the others,
 // or the ensemble test proves nothing.
 func TestLinearizabilityModel(t *testing.T) {
+	for _, c := range linModelCases() {
+		if got := porcupine.CheckOperationsTimeout(linModel, c.h, 0); got != c.want {
+			t.Errorf("%s: the model says %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+// linModelCase is a hand-written history and the verdict it must get.
+type linModelCase struct {
+	name string
+	h    []porcupine.Operation
+	want porcupine.CheckResult
+}
+
+func linModelCases() []linModelCase {
 	create := linInput{kind: linCreate, key: "/k", data: "a", version: -1}
 	setB := linInput{kind: linSet, key: "/k", data: "b", version: 0}
 	get := linInput{kind: linGet, key: "/k"}
 	other := linInput{kind: linGet, key: "/other"}
-	cases := []struct {
-		name string
-		h    []porcupine.Operation
-		want porcupine.CheckResult
-	}{
+	return []linModelCase{
 		{"stale read after a completed setData", []porcupine.Operation{
 			linOp(0, 0, 10, create, linOutput{}),
 			linOp(0, 20, 30, setB, linOutput{version: 1}),
@@ -250,10 +261,5 @@ func TestLinearizabilityModel(t *testing.T) {
 			linOp(0, 0, 10, create, linOutput{}),
 			linOp(1, 20, 30, other, linOutput{data: "a", version: 0}),
 		}, porcupine.Illegal},
-	}
-	for _, c := range cases {
-		if got := porcupine.CheckOperationsTimeout(linModel, c.h, 0); got != c.want {
-			t.Errorf("%s: the model says %s, want %s", c.name, got, c.want)
-		}
 	}
 }
