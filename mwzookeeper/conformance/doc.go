@@ -28,7 +28,9 @@
 //	A5.1 create /a on replica 1: expected the created name "/a", got error "mwzookeeper: unimplemented"
 //
 // Tests that compare with ZooKeeper's behaviour run a script of requests
-// and stop at the first answer that differs from ZooKeeper's. Tests with a
+// and stop at the first answer that differs from ZooKeeper's. This
+// package's own tests run the same scripts against Apache ZooKeeper where
+// it is installed, so the expected answers are ZooKeeper's own. Tests with a
 // random schedule log their seed and, when they fail, the command that
 // replays the same schedule (MWZK_SEED=<seed>).
 //
@@ -41,7 +43,11 @@
 //
 // # What the suite relies on
 //
-// Only the mwzookeeper.Service contract: Start, Submit with exactly one
+// Ensembles run with 100 ms ticks (a session expires in 1.5 s in the expiry
+// tests), and the whole-path tests put the Service behind the real server
+// (package server) and talk to it with the course's client (package
+// client). Beyond that, the suite relies on the mwzookeeper.Service
+// contract only: Start, Submit with exactly one
 // reply per request, Stop; Host.Now for the clock (tests skew it),
 // Host.Notify for watch events, Host.SessionClosed when a session expires,
 // Host.Serving(true) once a replica takes requests. A read's reply zxid
