@@ -47,11 +47,11 @@
 // tests), and the whole-path tests put the Service behind the real server
 // (package server) and talk to it with the course's client (package
 // client). Beyond that, the suite relies on the mwzookeeper.Service
-// contract only: Start, Submit with exactly one
-// reply per request, Stop; Host.Now for the clock (tests skew it),
-// Host.Notify for watch events, Host.SessionClosed when a session expires,
-// Host.Serving(true) once a replica takes requests. A read's reply zxid
-// (Response.Zxid) is taken as the zxid the replica has applied. A Service
-// that is a mwzookeeper.Reporter tells the suite which replica leads;
-// otherwise the suite finds the leader by its clock.
+// contract only: Start, Submit with exactly one reply per request, Stop;
+// Host.Now for the clock (tests skew it), Host.Notify for watch events,
+// Host.SessionClosed when a session expires, Host.Serving(true) once a
+// replica takes requests. A read's reply zxid (Response.Zxid) is taken as
+// the zxid the replica has applied. A Service that is a
+// mwzookeeper.Reporter tells the suite which replica leads; otherwise the
+// suite finds the leader by its clock.
 package conformance
