@@ -32,17 +32,28 @@
 // order in which the Service answers. A watch event skips the FIFO and goes
 // straight to the outgoing buffer: it precedes every reply not yet sent, which
 // is what ZooKeeper promises (a client sees the event before the new data).
-// The one exception is the reply of a waiting read that left a watch on the
-// event's path: the event follows it, since a watch cannot fire before it was
-// set, and clients drop events for watches they have not seen set.
+// The one exception is a read still in the FIFO that may have left the watch
+// the event fires (same path, a data watch for a data event, a child watch
+// for a child event): the event is held in the FIFO, since a watch cannot fire
+// before it was set and clients drop events for watches they have not seen
+// set. That read's reply decides where the event goes: a reply zxid below the
+// event's means the read ran before the write, and the event follows it; any
+// reply at or past the event's zxid shows the write, and the event goes just
+// ahead of it. This holds whenever the Service calls reply, inside Submit or
+// later.
 //
 // # Back pressure and failures
 //
 // A connection holds at most a bounded number of requests in flight (the
 // reader stops reading until replies are written) and a bounded number of
-// bytes waiting to be written: a client that does not read its replies is
-// disconnected, and neither the Service nor other connections ever wait for
-// it. A malformed, oversized or half-sent frame closes that one connection
+// bytes waiting to be written: a client that does not read its replies for
+// its session timeout is disconnected, and neither the Service nor other
+// connections ever wait for it. Time the reader spends not reading does not
+// count as the client's silence (its pings wait in the socket), and the write
+// deadline applies to each 256 KiB written, so a live client that drains a
+// large burst slowly keeps its connection. An auth packet for a scheme
+// ZooKeeper has no provider for ("world" among them) is answered AuthFailed
+// and the connection closes, as in ZooKeeper 3.8. A malformed, oversized or half-sent frame closes that one connection
 // with a logged reason. While the Service says it cannot serve (its Zab peer
 // is LOOKING), every client connection is closed and new ones are refused;
 // sessions survive, and clients reconnect by themselves.

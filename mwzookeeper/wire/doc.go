@@ -47,6 +47,12 @@
 // ordinary xids for both). And the server sends watch events with xid -1
 // (XidWatchEvent), which answer no request.
 //
+// getACL is answered with the only ACL nodes have here, world:anyone with
+// every permission ([{31, "world", "anyone"}]), and the node's stat. A create
+// with an empty or null ACL list decodes in full but returns ErrEmptyACL
+// (an *EmptyACLError naming the op within a multi): ZooKeeper answers it
+// InvalidACL (-114) without touching the tree.
+//
 // # Watch events
 //
 // A watch event is ReplyHeader{-1, zxid, 0} followed by
