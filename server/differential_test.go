@@ -121,10 +121,20 @@ func ev(ch <-chan zk.Event) string {
 	}
 }
 
+// runScript runs the script on a new session at addr and returns its
+// transcript.
 func runScript(t *testing.T, addr string) []string {
 	c := zkClient(t, 4*time.Second, addr)
 	tr := &transcript{zxids: map[int64]int{}, sess: c.SessionID()}
-	acl := zk.WorldACL(zk.PermAll)
+	scriptTree(c, tr)
+	scriptMulti(c, tr)
+	scriptWatches(c, tr)
+	return tr.lines
+}
+
+// scriptTree: creates (null and empty data, sequential, ephemeral), the
+// usual errors, exists, children, setData and deletes.
+func scriptTree(c *zk.Conn, tr *transcript) {
 	p, err := c.Create("/r", []byte("x"), 0, acl)
 	tr.add("create /r: %s %v", p, err)
 	for _, name := range []string{"/r/n", "/r/e"} {
@@ -174,6 +184,10 @@ func runScript(t *testing.T, addr string) []string {
 	tr.add("delete nonempty: %v", c.Delete("/r", -1))
 	tr.add("delete missing: %v", c.Delete("/r/missing", -1))
 	tr.add("delete bad version: %v", c.Delete("/r/e", 3))
+}
+
+// scriptMulti: multis that succeed and fail, sync, ACLs.
+func scriptMulti(c *zk.Conn, tr *transcript) {
 	res, err := c.Multi(&zk.CreateRequest{Path: "/r/m1", Data: []byte("1"), Acl: acl},
 		&zk.SetDataRequest{Path: "/r/m1", Data: []byte("2"), Version: 0},
 		&zk.CheckVersionRequest{Path: "/r/m1", Version: 1},
@@ -196,7 +210,7 @@ func runScript(t *testing.T, addr string) []string {
 	}
 	res, err = c.Multi()
 	tr.add("multi empty: %d %v", len(res), err)
-	p, err = c.Sync("/r")
+	p, err := c.Sync("/r")
 	tr.add("sync: %q %v", p, err)
 	_, err = c.Create("/r/acl", nil, 0, nil)
 	tr.add("create with empty acl: %v", err)
@@ -211,6 +225,10 @@ func runScript(t *testing.T, addr string) []string {
 		tr.add("  %d: %q %s %v", i, r.String, tr.stat(r.Stat), r.Error)
 	}
 
+}
+
+// scriptWatches: exists, data and child watches firing.
+func scriptWatches(c *zk.Conn, tr *transcript) {
 	// Watches.
 	_, _, ch, err := c.ExistsW("/r/w")
 	tr.add("existsw missing: %v", err)
@@ -226,9 +244,8 @@ func runScript(t *testing.T, addr string) []string {
 	_, _, dch, _ = c.GetW("/r")
 	c.Set("/r", []byte("q"), -1)
 	tr.add("  data changed: %s", ev(dch))
-	_, st, _ = c.Get("/r")
+	_, st, _ := c.Get("/r")
 	tr.add("final /r: %s", tr.stat(st))
-	return tr.lines
 }
 
 // acceptedDiff says whether a line of the script may differ from
