@@ -201,7 +201,7 @@ func everyOperation(t *testing.T, c *zk.Conn) {
 	}
 	_, err = c.Sync("/ops")
 	step("sync", err)
-	_, err = c.Multi(&zk.CreateRequest{Path: "/ops/m", Data: nil}, &zk.CheckVersionRequest{Path: "/ops", Version: 1})
+	_, err = c.Multi(&zk.CreateRequest{Path: "/ops/m", Data: nil, Acl: acl}, &zk.CheckVersionRequest{Path: "/ops", Version: 1})
 	step("multi", err)
 	if _, err := c.Multi(&zk.DeleteRequest{Path: "/ops/m", Version: -1}, &zk.CheckVersionRequest{Path: "/ops", Version: 7}); err != zk.ErrBadVersion {
 		t.Fatalf("failing multi: %v, want ErrBadVersion", err)
