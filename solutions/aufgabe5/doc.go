@@ -21,7 +21,9 @@
 //	optional: sequential nodes (apply.go), watches (apply.go, reads.go),
 //	      multi (multi.go)
 //
-// Nothing applied depends on a local clock, on map order or on goroutines:
-// times come from the cookie, children and ephemerals are sorted, session
-// ids are the zxid of their creation.
+// Nothing replicated depends on a local clock, on map order or on
+// goroutines: times come from the cookie, children and ephemerals are
+// sorted, session ids are the zxid of their creation. The one local clock
+// is the monotonic one on which the leader decides when a session expired
+// (sessions.go); the expiry itself is proposed and applied in the order.
 package aufgabe5
