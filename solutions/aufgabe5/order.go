@@ -146,7 +146,14 @@ func (s *Service) release(session int64, out *[]outReply) {
 func (s *Service) failAll(why string, out *[]outReply) {
 	for _, q := range s.queues {
 		for _, r := range q {
-			if !r.done {
+			switch {
+			case r.resp != nil: // answered, waiting its turn: its turn is now
+				if r.stamp {
+					r.resp.Zxid = s.lastZxid
+				}
+				*out = append(*out, outReply{r.reply, r.resp})
+				r.resp = nil
+			case !r.done:
 				r.done = true
 				*out = append(*out, outReply{r.reply, &mwzookeeper.Response{Zxid: s.lastZxid,
 					Err: fmt.Errorf("%w: session %#x: %s", mwzookeeper.ErrConnectionLoss, r.session, why)}})
