@@ -49,7 +49,7 @@ func (c *applyCtx) event(typ mwzookeeper.EventType, path string) {
 }
 
 // applyRequest applies one delivered write request on every replica and
-// returns its outcome, which only the proposing replica sends (A5.1, A5.3, A5.6, A5.7).
+// returns its outcome, which only the proposing replica sends (A5.1, A5.2, A5.3, A5.6, A5.7).
 // Everything it decides comes from the request, the tree and the cookie.
 func (s *Service) applyRequest(t *txn, cookie zab.TxnCookie) mwzookeeper.Response {
 	// TODO(A5.1): apply one delivered write request, on every replica, and
@@ -59,7 +59,14 @@ func (s *Service) applyRequest(t *txn, cookie zab.TxnCookie) mwzookeeper.Respons
 	// applyOp(t.rec), a session with applyCreateSession or
 	// applyCloseSession. The Response carries the zxid. Decide from the
 	// request, the tree and the cookie only.
-	// TODO(A5.3): a write is activity of its session (lastActive = c.ts).
+	// TODO(A5.2): a session moved to another replica by a reconnect
+	// (sess.owner, set and not t.proposer) fails the writes still sent
+	// through its old replica with ErrSessionMoved; the leader's expiry
+	// (t.expired) comes from anywhere.
+	// TODO(A5.3): a write is activity of its session: note when it was
+	// seen here (sess.seen = time.Since(s.start), this replica's monotonic
+	// clock; only the leader's decision to expire depends on it, and that
+	// decision is proposed through Zab).
 	// TODO(A5.6): after a successful write, fire its watch events (fire).
 	// TODO(A5.7): OpMulti with applyMulti(t.ops).
 	return mwzookeeper.Response{Zxid: int64(cookie.Zxid), Err: fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, t.op)}

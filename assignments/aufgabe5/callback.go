@@ -20,7 +20,7 @@ const (
 
 // Deliver applies one delivered message on this replica, and answers the
 // client if this replica's run proposed it and the request still waits
-// (A5.1, A5.3). A message that does not decode is logged and skipped; every
+// (A5.1, A5.2, A5.3). A message that does not decode is logged and skipped; every
 // replica skips it alike, so the state stays the same everywhere, and
 // its proposer answers its request with the reason (never leaves it waiting).
 func (cb *callback) Deliver(c zab.TxnCookie, msg []byte) {
@@ -34,8 +34,10 @@ func (cb *callback) Deliver(c zab.TxnCookie, msg []byte) {
 	// it still waits in s.pending, answer it with the outcome. Give the
 	// replies, and the host's SessionClosed calls collected in s.closedOut,
 	// only after unlocking.
+	// TODO(A5.2): an owner message (kindOwner) makes its proposer the
+	// owner of the session it names (a reconnect moved it there).
 	// TODO(A5.3): a liveness message refreshes its sessions
-	// (applyLiveness at the cookie's timestamp in ms).
+	// (applyLiveness).
 }
 
 // DeliverSync answers the sync with this cookie, if it still waits (A5.2).
@@ -57,8 +59,8 @@ func (cb *callback) Status(st zab.Status, leader string) {
 	// here with ConnectionLoss (failAll): the leader is gone, and what was
 	// in flight may be delivered later or never.
 	// TODO(A5.3): a replica that becomes leader grants every session a
-	// fresh timeout (s.leaderSince) and forgets the expiries it proposed
-	// (s.expiring).
+	// fresh timeout (seen = now on its own clock) and forgets the expiries
+	// it proposed (s.expiring).
 }
 
 // GetState writes the replicated state (A5.2). Zab calls it while no

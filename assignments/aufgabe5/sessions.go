@@ -39,11 +39,12 @@ func newPassword() []byte {
 }
 
 // applyCreateSession opens a session whose id is the zxid of its creation:
-// unique, and the same on every replica (A5.1).
+// unique, and the same on every replica (A5.1, A5.3).
 func (s *Service) applyCreateSession(c *applyCtx, t *txn) mwzookeeper.Response {
 	// TODO(A5.1): open a session with the timeout and the password the
 	// request carries. Its id must be unique and the same on every replica:
 	// the zxid of its creation is.
+	// TODO(A5.3): it was seen now (sess.seen = time.Since(s.start)).
 	return mwzookeeper.Response{Err: fmt.Errorf("%w: createSession (TODO A5.1)", mwzookeeper.ErrUnimplemented)}
 }
 
@@ -72,8 +73,9 @@ type closedSession struct {
 // message: each named session was seen now on the local clock (A5.3).
 // ts, the leader's timestamp, plays no part: wall clocks may step.
 func (s *Service) applyLiveness(ts int64, ids []int64) {
-	// TODO(A5.3): the sessions a replica saw active were active at the
-	// message's leader timestamp ts: note it (lastActive).
+	// TODO(A5.3): each session named was seen now, on this replica's
+	// monotonic clock (sess.seen = time.Since(s.start)). The leader's
+	// timestamp ts plays no part: wall clocks may step.
 }
 
 // touch notes that session showed activity on this replica; the next
@@ -96,7 +98,11 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 	// session id and password: an unknown session or a wrong password is
 	// ErrSessionExpired; a client that has seen a newer zxid than this
 	// replica applied is refused with ErrConnectionLoss (it would read the
-	// past). Otherwise answer the session, its password and timeout.
+	// past). A session that comes from another replica (sess.owner is not
+	// s.myid) moves here: propose the owner change (a kindOwner message:
+	// appendHeader, then the session id as a varint) before answering, so
+	// that writes through its old replica fail from then on. Answer the
+	// session, its password and timeout; the reconnect is activity (A5.3).
 	return &mwzookeeper.Response{Zxid: s.lastZxid, Err: fmt.Errorf("%w: reconnect of session %#x (TODO A5.2)", mwzookeeper.ErrUnimplemented, req.Session)}
 }
 
@@ -144,9 +150,9 @@ func (s *Service) livenessLoop() {
 func (s *Service) livenessRound() (active, expire []int64) {
 	// TODO(A5.3): once per tick (livenessLoop): take the sessions active
 	// here since the last round (s.active), sorted. On the leader, also pick
-	// the sessions whose last activity is older than their timeout, by the
-	// leader's clock, counting from s.leaderSince at the latest, and not
-	// already expiring: livenessLoop proposes their close, so they end at
-	// one point of the order on every replica.
+	// the sessions not seen for their timeout on its monotonic clock
+	// (time.Since(s.start) - sess.seen), not already expiring and not active
+	// just now: livenessLoop proposes their close, so they end at one point
+	// of the order on every replica.
 	return nil, nil
 }

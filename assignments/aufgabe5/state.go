@@ -34,9 +34,10 @@ var errBadState = errors.New("aufgabe5: malformed state snapshot")
 // writeState writes the replicated state. Only the goroutine that
 // changes the state may call it, or the caller must hold s.mu (A5.2).
 func (s *Service) writeState(w io.Writer) error {
-	// TODO(A5.2): write the whole replicated state (the tree, the sessions,
-	// lastZxid) so that readState can rebuild it: Zab takes snapshots with
-	// it and sends them to replicas that are far behind.
+	// TODO(A5.2): write the whole replicated state (the tree, the sessions
+	// without their local seen time, lastZxid) so that readState can
+	// rebuild it: Zab takes snapshots with it and sends them to replicas
+	// that are far behind. Equal states must give equal bytes (sort).
 	return fmt.Errorf("%w: writeState (TODO A5.2)", mwzookeeper.ErrUnimplemented)
 }
 
@@ -51,7 +52,7 @@ func (s *Service) writeNode(w *bufio.Writer, path string, n *znode, b []byte) er
 func (s *Service) readState(r io.Reader, last zab.TxnCookie) error {
 	// TODO(A5.2): replace the whole replicated state with the snapshot in r
 	// (decodeState); an empty r is the initial state. A bad snapshot
-	// changes nothing.
+	// changes nothing. Restored sessions get a fresh timeout (seen = now).
 	return fmt.Errorf("%w: readState at %s (TODO A5.2)", mwzookeeper.ErrUnimplemented, last.Zxid)
 }
 

@@ -151,8 +151,10 @@ var stubBodies = map[string]string{
 	// it still waits in s.pending, answer it with the outcome. Give the
 	// replies, and the host's SessionClosed calls collected in s.closedOut,
 	// only after unlocking.
+	// TODO(A5.2): an owner message (kindOwner) makes its proposer the
+	// owner of the session it names (a reconnect moved it there).
 	// TODO(A5.3): a liveness message refreshes its sessions
-	// (applyLiveness at the cookie's timestamp in ms).`,
+	// (applyLiveness).`,
 	"callback.DeliverSync": `
 	// TODO(A5.2): answer the sync with this cookie's Seq (s.syncs), if it
 	// still waits, with the zxid applied so far and the sync's path (as
@@ -166,8 +168,8 @@ var stubBodies = map[string]string{
 	// here with ConnectionLoss (failAll): the leader is gone, and what was
 	// in flight may be delivered later or never.
 	// TODO(A5.3): a replica that becomes leader grants every session a
-	// fresh timeout (s.leaderSince) and forgets the expiries it proposed
-	// (s.expiring).`,
+	// fresh timeout (seen = now on its own clock) and forgets the expiries
+	// it proposed (s.expiring).`,
 
 	// apply.go
 	"applyCtx.reset": `
@@ -185,7 +187,14 @@ var stubBodies = map[string]string{
 	// applyOp(t.rec), a session with applyCreateSession or
 	// applyCloseSession. The Response carries the zxid. Decide from the
 	// request, the tree and the cookie only.
-	// TODO(A5.3): a write is activity of its session (lastActive = c.ts).
+	// TODO(A5.2): a session moved to another replica by a reconnect
+	// (sess.owner, set and not t.proposer) fails the writes still sent
+	// through its old replica with ErrSessionMoved; the leader's expiry
+	// (t.expired) comes from anywhere.
+	// TODO(A5.3): a write is activity of its session: note when it was
+	// seen here (sess.seen = time.Since(s.start), this replica's monotonic
+	// clock; only the leader's decision to expire depends on it, and that
+	// decision is proposed through Zab).
 	// TODO(A5.6): after a successful write, fire its watch events (fire).
 	// TODO(A5.7): OpMulti with applyMulti(t.ops).
 	return mwzookeeper.Response{Zxid: int64(cookie.Zxid), Err: fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, t.op)}`,
@@ -309,6 +318,7 @@ var stubBodies = map[string]string{
 	// TODO(A5.1): open a session with the timeout and the password the
 	// request carries. Its id must be unique and the same on every replica:
 	// the zxid of its creation is.
+	// TODO(A5.3): it was seen now (sess.seen = time.Since(s.start)).
 	return mwzookeeper.Response{Err: fmt.Errorf("%w: createSession (TODO A5.1)", mwzookeeper.ErrUnimplemented)}`,
 	"Service.applyCloseSession": `
 	// TODO(A5.1): end the session at this point of the order (closing an
@@ -318,8 +328,9 @@ var stubBodies = map[string]string{
 	// (s.tree.ephemeralsOf), and forget it in s.expiring and s.active.
 	// TODO(A5.6): remove its watches here.`,
 	"Service.applyLiveness": `
-	// TODO(A5.3): the sessions a replica saw active were active at the
-	// message's leader timestamp ts: note it (lastActive).`,
+	// TODO(A5.3): each session named was seen now, on this replica's
+	// monotonic clock (sess.seen = time.Since(s.start)). The leader's
+	// timestamp ts plays no part: wall clocks may step.`,
 	"Service.touch": `
 	// TODO(A5.3): note that the session showed activity here (s.active);
 	// the next liveness message carries it to every replica.`,
@@ -328,22 +339,27 @@ var stubBodies = map[string]string{
 	// session id and password: an unknown session or a wrong password is
 	// ErrSessionExpired; a client that has seen a newer zxid than this
 	// replica applied is refused with ErrConnectionLoss (it would read the
-	// past). Otherwise answer the session, its password and timeout.
+	// past). A session that comes from another replica (sess.owner is not
+	// s.myid) moves here: propose the owner change (a kindOwner message:
+	// appendHeader, then the session id as a varint) before answering, so
+	// that writes through its old replica fail from then on. Answer the
+	// session, its password and timeout; the reconnect is activity (A5.3).
 	return &mwzookeeper.Response{Zxid: s.lastZxid, Err: fmt.Errorf("%w: reconnect of session %#x (TODO A5.2)", mwzookeeper.ErrUnimplemented, req.Session)}`,
 	"Service.livenessRound": `
 	// TODO(A5.3): once per tick (livenessLoop): take the sessions active
 	// here since the last round (s.active), sorted. On the leader, also pick
-	// the sessions whose last activity is older than their timeout, by the
-	// leader's clock, counting from s.leaderSince at the latest, and not
-	// already expiring: livenessLoop proposes their close, so they end at
-	// one point of the order on every replica.
+	// the sessions not seen for their timeout on its monotonic clock
+	// (time.Since(s.start) - sess.seen), not already expiring and not active
+	// just now: livenessLoop proposes their close, so they end at one point
+	// of the order on every replica.
 	return nil, nil`,
 
 	// state.go
 	"Service.writeState": `
-	// TODO(A5.2): write the whole replicated state (the tree, the sessions,
-	// lastZxid) so that readState can rebuild it: Zab takes snapshots with
-	// it and sends them to replicas that are far behind.
+	// TODO(A5.2): write the whole replicated state (the tree, the sessions
+	// without their local seen time, lastZxid) so that readState can
+	// rebuild it: Zab takes snapshots with it and sends them to replicas
+	// that are far behind. Equal states must give equal bytes (sort).
 	return fmt.Errorf("%w: writeState (TODO A5.2)", mwzookeeper.ErrUnimplemented)`,
 	"Service.writeNode": `
 	// TODO(A5.2): write n and its descendants.
@@ -351,7 +367,7 @@ var stubBodies = map[string]string{
 	"Service.readState": `
 	// TODO(A5.2): replace the whole replicated state with the snapshot in r
 	// (decodeState); an empty r is the initial state. A bad snapshot
-	// changes nothing.
+	// changes nothing. Restored sessions get a fresh timeout (seen = now).
 	return fmt.Errorf("%w: readState at %s (TODO A5.2)", mwzookeeper.ErrUnimplemented, last.Zxid)`,
 	"decodeState": `
 	// TODO(A5.2): parse and check a snapshot written by writeState.
