@@ -109,13 +109,16 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 	r := &mwzookeeper.Response{Zxid: s.lastZxid}
 	sess := s.sessions[req.Session]
 	switch {
+	// The zxid first, as ZooKeeper does: a replica behind the client may
+	// not know the session yet, and must send the client elsewhere rather
+	// than declare its session expired.
+	case req.LastZxid > s.lastZxid:
+		r.Err = fmt.Errorf("%w: session %#x has seen zxid %#x, this replica applied only up to %#x",
+			mwzookeeper.ErrConnectionLoss, req.Session, req.LastZxid, s.lastZxid)
 	case sess == nil:
 		r.Err = fmt.Errorf("%w: session %#x is unknown or expired", mwzookeeper.ErrSessionExpired, req.Session)
 	case !bytes.Equal(sess.password, req.Password):
 		r.Err = fmt.Errorf("%w: wrong password for session %#x", mwzookeeper.ErrSessionExpired, req.Session)
-	case req.LastZxid > s.lastZxid:
-		r.Err = fmt.Errorf("%w: session %#x has seen zxid %#x, this replica applied only up to %#x",
-			mwzookeeper.ErrConnectionLoss, req.Session, req.LastZxid, s.lastZxid)
 	case sess.owner != s.myid:
 		// The session moves here: from the owner change on, in the order,
 		// writes through its old replica fail with SessionMoved.

@@ -119,4 +119,10 @@ func TestReconnect(t *testing.T) {
 	if !errors.Is(future.Err, mwzookeeper.ErrConnectionLoss) {
 		t.Fatalf("reconnect of a client that saw a newer zxid: %v", future.Err)
 	}
+	// A replica behind the client may not know the session yet: it must
+	// send the client elsewhere (ConnectionLoss), not expire the session.
+	unknown := e.Do(t, 3, &req{Op: mwzookeeper.OpReconnect, Session: 12345, Password: pw.Password, LastZxid: r.Zxid + 1<<40})
+	if !errors.Is(unknown.Err, mwzookeeper.ErrConnectionLoss) {
+		t.Fatalf("reconnect with an unknown session and a newer zxid: %v, want ConnectionLoss", unknown.Err)
+	}
 }
