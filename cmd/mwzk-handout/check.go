@@ -35,7 +35,9 @@ func checkSteps(testPkgs string) []step {
 // check unpacks the archive into a fresh temporary folder and runs the
 // steps there, printing a line per step to log. The folder is removed
 // unless keep is set.
-func check(archive string, testPkgs string, keep bool, log io.Writer) (err error) {
+// left are the files the handout left out: a build or vet failure names
+// the Go files among them, the usual cause.
+func check(archive string, testPkgs string, keep bool, left []dropped, log io.Writer) (err error) {
 	tmp, err := os.MkdirTemp("", "mwzk-handout-")
 	if err != nil {
 		return err
@@ -59,7 +61,7 @@ func check(archive string, testPkgs string, keep bool, log io.Writer) (err error
 	for _, s := range checkSteps(testPkgs) {
 		out, err := run(dir, s, log)
 		if err != nil {
-			return err
+			return fmt.Errorf("%w%s", err, leftOutGo(left))
 		}
 		if s.name == "make grade" {
 			sum, err := zeroPoints(dir, out)
@@ -111,4 +113,20 @@ func tail(s string, n int) string {
 		lines = append([]string{"..."}, lines[len(lines)-n:]...)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// leftOutGo names the Go files left out of the handout that a package may
+// have needed, or says nothing when there are none.
+func leftOutGo(left []dropped) string {
+	var names []string
+	for _, d := range left {
+		if strings.HasSuffix(d.path, ".go") && !strings.HasPrefix(d.why, "instructor only") {
+			names = append(names, d.path)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "\nGo files left out because they import " + solutionsImport +
+		" (a package must build and vet without them):\n  " + strings.Join(names, "\n  ")
 }

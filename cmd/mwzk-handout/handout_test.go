@@ -192,3 +192,17 @@ func TestCheckZero(t *testing.T) {
 		}
 	}
 }
+
+func TestLeftOutGoNamesTheUsualSuspects(t *testing.T) {
+	msg := leftOutGo([]dropped{
+		{"solutions/aufgabe5/tree.go", "instructor only (solutions/)"},
+		{"server/ensemble_test.go", "imports zablab/solutions/aufgabe5"},
+		{"cmd/mwzk-server/impls_solution.go", "imports zablab/solutions/aufgabe5"},
+	})
+	if !strings.Contains(msg, "server/ensemble_test.go") || !strings.Contains(msg, "impls_solution.go") || strings.Contains(msg, "tree.go") {
+		t.Errorf("leftOutGo = %q", msg)
+	}
+	if msg := leftOutGo([]dropped{{"mk/handout.mk", "instructor only (mk/handout.mk)"}}); msg != "" {
+		t.Errorf("nothing imported, yet %q", msg)
+	}
+}

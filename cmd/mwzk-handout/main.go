@@ -58,28 +58,30 @@ func run1(args []string, log io.Writer) error {
 		fmt.Fprintf(log, "handout: wrote %s from %s\n", stubDir, refDir)
 		return printParity(root, log)
 	}
-	if err := build(root, o, log); err != nil {
+	left, err := build(root, o, log)
+	if err != nil {
 		return err
 	}
 	if !o.check {
 		return nil
 	}
-	if err := check(o.out, o.testPkgs, o.keep, log); err != nil {
+	if err := check(o.out, o.testPkgs, o.keep, left, log); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "handout: %s is ready\n", o.out)
 	return nil
 }
 
-// build writes the archive and prints what it holds and what it left out.
-func build(root string, o options, log io.Writer) error {
+// build writes the archive, prints what it holds and what it left out,
+// and returns the files left out.
+func build(root string, o options, log io.Writer) ([]dropped, error) {
 	files, err := trackedFiles(root, o.rev)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	kept, left, err := selectFiles(files)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintf(log, "handout: %d tracked files, %d for students, %d left out\n", len(files), len(kept), len(left))
 	for _, why := range summarize(left) {
@@ -87,20 +89,20 @@ func build(root string, o options, log io.Writer) error {
 	}
 	mtime, err := commitTime(root, o.rev)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var buf bytes.Buffer
 	if err := writeTar(&buf, kept, mtime); err != nil {
-		return err
+		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	if err := os.WriteFile(o.out, buf.Bytes(), 0o644); err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintf(log, "handout: wrote %s (%d KiB)\n", o.out, buf.Len()>>10)
-	return nil
+	return left, nil
 }
 
 // summarize groups the files left out by reason: one line per folder rule
