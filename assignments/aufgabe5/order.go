@@ -96,6 +96,7 @@ func (s *Service) failAll(why string, out *[]outReply) {
 	// s.pending, and so on) with ErrConnectionLoss and forget them: Stop
 	// calls this, and a waiting client must not hang.
 	// TODO(A5.2): the same when the local Zab goes LOOKING: the queued
-	// reads and the syncs too. A write among them may still be delivered
+	// reads and the syncs too, and the replies kept for their turn
+	// (r.resp) go out as they are: every request is answered once. A write among them may still be delivered
 	// later; it is then applied, but not answered again.
 }

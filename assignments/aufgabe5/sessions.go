@@ -95,10 +95,10 @@ func (s *Service) touch(id int64) {
 // is proposed, ordered before every write the client sends here next.
 func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 	// TODO(A5.2): a client comes back, to this replica or another, with its
-	// session id and password: an unknown session or a wrong password is
-	// ErrSessionExpired; a client that has seen a newer zxid than this
-	// replica applied is refused with ErrConnectionLoss (it would read the
-	// past). A session that comes from another replica (sess.owner is not
+	// session id and password. First, as ZooKeeper does, a client that has
+	// seen a newer zxid than this replica applied is refused with
+	// ErrConnectionLoss (it would read the past; it tries another replica);
+	// then an unknown session or a wrong password is ErrSessionExpired. A session that comes from another replica (sess.owner is not
 	// s.myid) moves here: propose the owner change (a kindOwner message:
 	// appendHeader, then the session id as a varint) before answering, so
 	// that writes through its old replica fail from then on. Answer the

@@ -293,7 +293,8 @@ var stubBodies = map[string]string{
 	// s.pending, and so on) with ErrConnectionLoss and forget them: Stop
 	// calls this, and a waiting client must not hang.
 	// TODO(A5.2): the same when the local Zab goes LOOKING: the queued
-	// reads and the syncs too. A write among them may still be delivered
+	// reads and the syncs too, and the replies kept for their turn
+	// (r.resp) go out as they are: every request is answered once. A write among them may still be delivered
 	// later; it is then applied, but not answered again.`,
 
 	// reads.go
@@ -336,10 +337,10 @@ var stubBodies = map[string]string{
 	// the next liveness message carries it to every replica.`,
 	"Service.reconnect": `
 	// TODO(A5.2): a client comes back, to this replica or another, with its
-	// session id and password: an unknown session or a wrong password is
-	// ErrSessionExpired; a client that has seen a newer zxid than this
-	// replica applied is refused with ErrConnectionLoss (it would read the
-	// past). A session that comes from another replica (sess.owner is not
+	// session id and password. First, as ZooKeeper does, a client that has
+	// seen a newer zxid than this replica applied is refused with
+	// ErrConnectionLoss (it would read the past; it tries another replica);
+	// then an unknown session or a wrong password is ErrSessionExpired. A session that comes from another replica (sess.owner is not
 	// s.myid) moves here: propose the owner change (a kindOwner message:
 	// appendHeader, then the session id as a varint) before answering, so
 	// that writes through its old replica fail from then on. Answer the
