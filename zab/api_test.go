@@ -108,13 +108,13 @@ func TestSkewedLeaderClockKeepsTimestampsIncreasing(t *testing.T) {
 }
 
 // A follower whose leader dies while a proposal and a sync wait hears
-// LOOKING well before syncLimit ticks; the sync is never delivered, the
-// proposal at most once.
+// LOOKING well before syncLimit ticks (the leader's connection fails:
+// core.MsgPeerLost); the sync is never delivered, the proposal at most once.
 func TestFollowerWithPendingRequestsSeesLookingPromptly(t *testing.T) {
 	e := newEnsemble(t, 3)
 	defer e.stopAll()
 	for i := range e.cfgs {
-		e.cfgs[i].SyncLimit = 20 // 400 ms: far above the 10 ticks of waitLimit
+		e.cfgs[i].SyncLimit = 20 // 400 ms
 	}
 	e.startAll()
 	l := e.leader()

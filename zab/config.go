@@ -38,7 +38,9 @@ type Config struct {
 	Logger      logrus.FieldLogger
 	// Now is the clock of the leader's timestamps (nil: time.Now). Whatever
 	// it says, timestamps strictly increase along the order: a leader uses
-	// max(Now, last timestamp + 1 ns). Ticks use the real clock.
+	// max(Now, last timestamp + 1 ns). Ticks use the real clock. Now must be
+	// safe for concurrent use: Propose calls it on the application's
+	// goroutines, the peer's goroutine on its own.
 	Now func() time.Time
 
 	logFile *onceCloser // the log output ConfigFromProperties opened; nil if none
@@ -46,7 +48,8 @@ type Config struct {
 
 // Close closes the log output ConfigFromProperties opened, for a Config
 // that is never handed to a peer. A peer built from the Config closes it in
-// Shutdown (or when Startup fails); closing twice is harmless.
+// Shutdown, also after a failed Startup (which leaves it open, so a retried
+// Startup still logs); closing twice is harmless.
 func (c Config) Close() error { return c.closeLog() }
 
 func (c Config) closeLog() error {

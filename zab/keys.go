@@ -5,11 +5,13 @@ import (
 	"slices"
 	"strings"
 
+	"zablab/logging"
 	"zablab/properties"
 )
 
 // KnownKeys are the keys a peer's properties file may hold besides
-// peer<i> and the logging keys (every key starting with "log."). It
+// peer<i> (i a positive number without leading zeros) and the logging keys
+// (log.level, log.file, log.format; see package logging). It
 // includes the keys of the service that shares the file (clientPort,
 // maxClientCnxns, minSessionTimeout, maxSessionTimeout). A program that
 // reads more keys from the same file appends them here before it calls
@@ -21,14 +23,14 @@ var KnownKeys = []string{
 
 // CheckKeys returns an error wrapping ErrConfig, naming file, line and key,
 // for the first key of p that differs from a known one (KnownKeys, extra,
-// peer<i>, log.*) only in case: "ticktime=100" would otherwise be ignored
+// peer<i>, the logging keys) only in case: "ticktime=100" would otherwise be ignored
 // and the default used. Unknown keys are no error; see UnknownKeys.
 func CheckKeys(p *properties.Properties, extra ...string) error {
 	for _, k := range p.Keys() {
 		if known(k, extra) {
 			continue
 		}
-		for _, want := range append(slices.Clone(KnownKeys), extra...) {
+		for _, want := range slices.Concat(KnownKeys, logKeys, extra) {
 			if strings.EqualFold(k, want) {
 				return p.Errorf(k, ErrConfig, "unknown key; did you mean %q? (keys are case-sensitive)", want)
 			}
@@ -53,12 +55,23 @@ func UnknownKeys(p *properties.Properties, extra ...string) []string {
 	return out
 }
 
+// logKeys are the keys package logging reads; any other "log." key is a
+// typo ("log.levle") that would silently leave the default in force.
+var logKeys = []string{logging.KeyLevel, logging.KeyFile, logging.KeyFormat}
+
 func known(k string, extra []string) bool {
-	if slices.Contains(KnownKeys, k) || slices.Contains(extra, k) || strings.HasPrefix(k, "log.") {
+	if slices.Contains(KnownKeys, k) || slices.Contains(extra, k) || slices.Contains(logKeys, k) {
 		return true
 	}
-	if rest, ok := strings.CutPrefix(k, "peer"); ok && rest != "" {
-		return true // peer<i>: readIdentity checks the index
+	rest, ok := strings.CutPrefix(k, "peer")
+	return ok && isIndex(rest) // "peerType" is no peer<i>, for a single peer too
+}
+
+// isIndex is the rule of properties.Indexed: a positive decimal number
+// without sign or leading zeros.
+func isIndex(s string) bool {
+	if s == "" || s[0] < '1' || s[0] > '9' {
+		return false
 	}
-	return false
+	return strings.Trim(s, "0123456789") == ""
 }

@@ -46,6 +46,7 @@ type node struct {
 	accepting bool          // the core took requests when run last looked
 	wake      chan struct{} // Propose and Sync wake run
 	failure   error         // why run stopped by itself; set before done closes
+	stopErr   error         // failure, published to enqueue before the final Status(LOOKING)
 
 	snaps    snapshotter
 	snapDone chan savedSnap // the background snapshot write's result
@@ -101,7 +102,8 @@ func (n *node) Startup() error {
 	}
 	n.inc = newIncarnation()
 	if err := n.open(); err != nil {
-		n.cfg.closeLog()
+		// The log output stays open: Startup may be retried (and logs), and
+		// Shutdown closes it.
 		return err
 	}
 	n.wake = make(chan struct{}, 1)
@@ -166,8 +168,12 @@ func (n *node) buildCore(restored core.Restored) error {
 func (n *node) Shutdown() error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.state.Load() != running {
+	switch n.state.Load() {
+	case closed:
 		return nil
+	case stopped: // never started, or Startup failed: only the log output is open
+		n.state.Store(closed)
+		return n.cfg.closeLog()
 	}
 	n.state.Store(closed)
 	close(n.quit)
@@ -234,6 +240,10 @@ func (n *node) enqueue(r request) (uint64, error) {
 	}
 	r.now = n.now()
 	n.qmu.Lock()
+	if err := n.stopErr; err != nil {
+		n.qmu.Unlock()
+		return 0, fmt.Errorf("%w: %w", ErrClosed, err)
+	}
 	if !n.accepting {
 		n.qmu.Unlock()
 		return 0, ErrNoLeader
@@ -314,7 +324,7 @@ func (n *node) run() {
 		case r := <-n.snapDone:
 			if err := n.snaps.done(n, r); err != nil {
 				n.failure = err
-				break
+				continue // stop at once: the core must not step on
 			}
 			n.snaps.maybeTake(n) // deliveries counted on meanwhile
 		}
@@ -333,6 +343,11 @@ func (n *node) run() {
 	}
 	n.snaps.abandon(n)
 	n.lg.WithError(n.failure).Error("peer stopped: it cannot go on safely")
+	// Refuse requests before the application hears LOOKING: a Propose it
+	// makes on hearing it must fail, not return a cookie nobody takes.
+	n.qmu.Lock()
+	n.accepting, n.stopErr = false, n.failure
+	n.qmu.Unlock()
 	n.cb.Status(Looking, "") // messages in flight are lost: the application must know
 }
 

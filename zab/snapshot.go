@@ -45,6 +45,10 @@ func (s *snapshotter) restore(n *node, snap *core.Snapshot) error {
 	m := snap.Meta
 	s.last = core.Entry{Zxid: m.Zxid, Timestamp: m.Timestamp, Proposer: m.Proposer, Incarnation: m.Incarnation, Seq: m.Seq}
 	s.since = 0
+	// The restored snapshot is the one before the next: once that is taken,
+	// compact removes what precedes this one. Left at zero, a peer
+	// restarted after every snapshot would never compact.
+	s.prev = m.Zxid
 	c := cookieOf(s.last)
 	if err := n.cb.SetState(bytes.NewReader(snap.Data), c); err != nil {
 		return fmt.Errorf("zab: SetState at %s: %w", snap.Meta.Zxid, err)

@@ -122,8 +122,12 @@ func (c *Core) Step(m Message, now int64) {
 	if m.To != c.cfg.ID || m.From == c.cfg.ID {
 		return
 	}
-	if m.Type == MsgVote {
+	switch m.Type {
+	case MsgVote:
 		c.stepVote(m)
+		return
+	case MsgPeerLost:
+		c.stepPeerLost(m)
 		return
 	}
 	switch c.role {

@@ -58,25 +58,21 @@ func (c *Core) tickFollower() {
 			c.becomeLooking("leader silent for syncLimit ticks")
 			return
 		}
-		if c.waiting() && c.ticks-c.fol.lastHeard > waitLimit(c.cfg.SyncLimit) {
-			// An active leader pings every tick: this long a silence while
-			// the application waits for its proposals means the leader is
-			// most likely gone, and the application should hear LOOKING now
-			// rather than after syncLimit ticks.
-			c.becomeLooking("leader silent while our requests wait")
-			return
-		}
 		c.resendRequests()
 	}
 }
 
-// waiting reports whether the application waits on the leader: proposals
-// not yet in the log, or syncs.
-func (c *Core) waiting() bool { return len(c.fol.pending) > 0 || len(c.syncs) > 0 }
-
-// waitLimit is how many ticks of silence a follower with requests waiting
-// bears: half of syncLimit, at least 2 (pings come every tick).
-func waitLimit(syncLimit int) int { return max(2, syncLimit/2) }
+// stepPeerLost ends following a leader whose connection failed. A leader
+// that crashed closes its sockets, so a follower hears LOOKING at once
+// instead of after syncLimit ticks of silence, while a leader that is only
+// busy (a slow callback or fsync) keeps its followers for the full
+// syncLimit. The leader itself ignores a lost follower: quorum ACKs and
+// the ping rounds decide whether it still leads.
+func (c *Core) stepPeerLost(m Message) {
+	if c.role == Following && m.From == c.leader {
+		c.becomeLooking("connection to the leader lost")
+	}
+}
 
 // resendDiscovery repeats the follower's last step, in case it was lost.
 func (c *Core) resendDiscovery() {

@@ -21,13 +21,18 @@ const (
 	MsgRequest                      // follower → leader, proposals of the follower's application (REQUEST)
 	MsgSync                         // follower → leader, asks for a sync point
 	MsgSyncReply                    // leader → follower, the sync point
+
+	// MsgPeerLost is local, never on the wire: the runtime tells the core
+	// that its connection to peer From failed (closed or reset), as a
+	// ZooKeeper follower sees its leader's socket fail. To is this peer.
+	MsgPeerLost MsgType = 64
 )
 
 var msgNames = map[MsgType]string{
 	MsgVote: "VOTE", MsgCEpoch: "CEPOCH", MsgNewEpoch: "NEWEPOCH", MsgAckEpoch: "ACKEPOCH",
 	MsgNewLeader: "NEWLEADER", MsgAckLD: "ACKLD", MsgCommitLD: "COMMITLD", MsgPropose: "PROPOSE",
 	MsgAck: "ACK", MsgCommit: "COMMIT", MsgPing: "PING", MsgRequest: "REQUEST", MsgSync: "SYNC",
-	MsgSyncReply: "SYNCREPLY",
+	MsgSyncReply: "SYNCREPLY", MsgPeerLost: "PEERLOST",
 }
 
 func (t MsgType) String() string {

@@ -47,7 +47,8 @@ func (w *world) crashSome() {
 		w.tracef("POWER FAILURE")
 		for _, p := range w.peers {
 			if p.core != nil {
-				w.crash(p)
+				p.mlog.Crash(w.rng) // no socket closes in a power failure
+				p.core = nil
 			}
 		}
 		return

@@ -19,11 +19,14 @@ func TestSimulatorCatchesBugs(t *testing.T) {
 		{"new leader skips synchronization", Bugs{Bugs: core.Bugs{SkipSynchronization: true}}},
 		{"follower accepts a proposal from an older epoch", Bugs{Bugs: core.Bugs{AcceptOldEpoch: true}}},
 	}
+	// Lost-connection reports make a crashed leader's followers leave it
+	// at once, which hides the stale-epoch bug in all but rare schedules:
+	// the self-test runs where crashes are silent (machines, not processes).
 	for _, b := range bugs {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()
 			for seed := uint64(1); seed <= 2000; seed++ {
-				r := Run(Options{Seed: seed, Observers: -1, Bugs: b.bugs})
+				r := Run(Options{Seed: seed, Observers: -1, Bugs: b.bugs, SilentCrashes: true})
 				if r.Failed() {
 					t.Logf("caught at seed %d, step %d: %s: %s", seed, r.Step, r.Invariant, r.Detail)
 					return

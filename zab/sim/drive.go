@@ -114,10 +114,28 @@ func (w *world) crashMidWrite(p *peer, rd *core.Ready) {
 	w.crash(p)
 }
 
-// crash stops p; unsynced log writes survive only in part.
+// crash stops p; unsynced log writes survive only in part. Half the time
+// the process died and its machine closed its sockets, so the others'
+// transports report the lost connection (through the network: late, twice,
+// or not at all when a partition cut the link); otherwise the machine went
+// silent, as in a power failure, and only syncLimit tells.
 func (w *world) crash(p *peer) {
 	p.mlog.Crash(w.rng)
 	p.core = nil
+	if !w.opts.SilentCrashes && w.lost.IntN(2) == 0 {
+		w.lostConnections(p)
+	}
+}
+
+// lostConnections reports p's closed sockets to every other peer whose
+// link from p is not cut, a little later.
+func (w *world) lostConnections(p *peer) {
+	for _, q := range w.peers {
+		if q != p && !w.net.blocked[[2]uint64{p.id, q.id}] {
+			m := core.Message{Type: core.MsgPeerLost, From: p.id, To: q.id}
+			w.net.inflight = append(w.net.inflight, flight{msg: m, at: w.now + w.lost.Int64N(w.net.maxDelay+1)})
+		}
+	}
 }
 
 // apply runs the application callbacks and checks what they reveal.

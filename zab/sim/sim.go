@@ -25,6 +25,10 @@ type Options struct {
 	Steps     int // steps with faults; 0 means 600
 	Bugs      Bugs
 	Trace     io.Writer // nil: no trace
+	// SilentCrashes: every crash is a machine's (no socket closes, nobody
+	// hears core.MsgPeerLost). By default half the crashes are a process's,
+	// whose closed connections the others' transports report.
+	SilentCrashes bool
 }
 
 // Result is what a schedule found.
@@ -79,6 +83,7 @@ func Run(opts Options) Result {
 type world struct {
 	opts  Options
 	rng   *rand.Rand
+	lost  *rand.Rand // lost-connection reports only: the schedule of a seed stays as it was
 	net   network
 	now   int64
 	step  int
@@ -124,7 +129,7 @@ func newWorld(opts Options) *world {
 	if opts.Steps == 0 {
 		opts.Steps = 600
 	}
-	w := &world{opts: opts, rng: rng, chk: newChecker()}
+	w := &world{opts: opts, rng: rng, lost: rand.New(rand.NewPCG(opts.Seed, 0x4c4f5354)), chk: newChecker()}
 	w.res = Result{Seed: opts.Seed, Voters: opts.Voters, Observers: opts.Observers}
 	w.net = network{rng: rng, blocked: map[[2]uint64]bool{}, dropP: 0.03, dupP: 0.03, maxDelay: 2 * tickLen}
 	w.log = newLogger(opts.Trace)

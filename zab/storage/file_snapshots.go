@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"zablab/zab/core"
 )
@@ -35,12 +36,15 @@ const (
 
 // FileSnapshots keeps snapshots as files "snapshot.<zxid>" in one folder.
 // Save writes a temporary file, fsyncs it, renames it into place and fsyncs
-// the folder, so a snapshot is either absent or complete and durable.
+// the folder, so a snapshot is either absent or complete and durable. It is
+// safe for concurrent use.
 type FileSnapshots struct {
 	dir  string
 	keep int
 
-	mu      sync.Mutex
+	tmpSeq atomic.Uint64 // names temporary files apart
+
+	mu      sync.Mutex // held to publish, prune and read; never while data streams
 	skipped []string
 }
 
@@ -77,14 +81,21 @@ func (s *FileSnapshots) Save(snap core.Snapshot) error {
 // because the core saves a lower one only when it abandons the history they
 // describe (Persist then truncates the log after meta.Zxid). Of the rest, the
 // newest keep stay.
+//
+// The data streams to a temporary file of its own without the lock, so
+// Latest (which a leader calls on its protocol goroutine to SNAP a
+// follower) never waits for a large state being written: it returns the
+// newest completed snapshot. Only the rename and the pruning hold the lock.
 func (s *FileSnapshots) SaveFrom(meta core.SnapshotMeta, write func(io.Writer) error) error {
+	name := zxidName(snapPrefix, meta.Zxid)
+	// Unique, because a SNAP install may Save the same zxid meanwhile.
+	tmp := filepath.Join(s.dir, fmt.Sprintf("%s.%d%s", name, s.tmpSeq.Add(1), tmpSuffix))
+	if err := writeTmp(tmp, func(f *os.File) error { return writeSnapshot(f, meta, write) }); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	name := zxidName(snapPrefix, meta.Zxid)
-	err := writeFileAtomic(s.dir, name, func(f *os.File) error {
-		return writeSnapshot(f, meta, write)
-	})
-	if err != nil {
+	if err := publishTmp(s.dir, tmp, name); err != nil {
 		return err
 	}
 	return s.prune(meta.Zxid)

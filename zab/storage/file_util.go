@@ -86,8 +86,16 @@ func syncDir(dir string) error {
 // fsync, rename, fsync of the directory. A crash leaves either the old file
 // or the new one, never a mix, and the new one is durable on return.
 func writeFileAtomic(dir, name string, fill func(*os.File) error) error {
-	final := filepath.Join(dir, name)
-	tmp := final + tmpSuffix
+	tmp := filepath.Join(dir, name) + tmpSuffix
+	if err := writeTmp(tmp, fill); err != nil {
+		return err
+	}
+	return publishTmp(dir, tmp, name)
+}
+
+// writeTmp creates tmp with what fill writes and fsyncs it; on failure tmp
+// is removed.
+func writeTmp(tmp string, fill func(*os.File) error) error {
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return fmt.Errorf("storage: create %s: %w", tmp, err)
@@ -105,7 +113,13 @@ func writeFileAtomic(dir, name string, fill func(*os.File) error) error {
 		_ = os.Remove(tmp) // best effort: a leftover is ignored and overwritten
 		return err
 	}
-	if err := os.Rename(tmp, final); err != nil {
+	return nil
+}
+
+// publishTmp renames the durable tmp to dir/name and makes that durable.
+func publishTmp(dir, tmp, name string) error {
+	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+		_ = os.Remove(tmp)
 		return fmt.Errorf("storage: rename %s: %w", tmp, err)
 	}
 	return syncDir(dir)

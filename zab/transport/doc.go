@@ -9,7 +9,10 @@
 //	}
 //
 // TCP is for real deployments; MemNetwork hands out in-memory endpoints for
-// tests of the runtime, where a partition is one call.
+// tests of the runtime, where a partition is one call. TCP's Recv also
+// carries a local core.MsgPeerLost when a connection to a peer fails (not
+// when a newer one replaces it): a follower whose leader's process died
+// goes LOOKING at once, as ZooKeeper's follower does when the socket fails.
 //
 // # Using it
 //

@@ -242,7 +242,23 @@ func (p *peer) serve(l link) (link, error) {
 	default:
 		log.WithError(err).Info("disconnected")
 	}
+	// offer closes a replaced connection before handing over the new one,
+	// so the reader may fail first: superseded tells that case apart.
+	if !errors.Is(err, errReplaced) && !p.superseded(l) && p.t.ctx.Err() == nil {
+		p.lost()
+	}
 	return next, err
+}
+
+// lost tells the core that the connection to the peer failed: a follower
+// whose leader crashed (its sockets closed or reset) goes LOOKING at once
+// instead of waiting syncLimit ticks. A connection replaced by a newer one
+// from the same peer is not reported: the peer is there.
+func (p *peer) lost() {
+	select {
+	case p.t.recv <- core.Message{Type: core.MsgPeerLost, From: p.id, To: p.t.cfg.ID}:
+	case <-p.t.ctx.Done():
+	}
 }
 
 // read delivers the connection's messages to Recv until the connection

@@ -60,18 +60,24 @@ func TestTCPExchange(t *testing.T) {
 	})
 }
 
+// recvOne returns the next message from a peer, passing over the local
+// reports of lost connections (see TestTCPReportsLostConnection).
 func recvOne(t *testing.T, tr Transport) core.Message {
 	t.Helper()
-	select {
-	case m, ok := <-tr.Recv():
-		if !ok {
-			t.Fatal("Recv closed")
+	for {
+		select {
+		case m, ok := <-tr.Recv():
+			if !ok {
+				t.Fatal("Recv closed")
+			}
+			if m.Type != core.MsgPeerLost {
+				return m
+			}
+		case <-time.After(waitTimeout):
+			t.Fatal("nothing received")
+			return core.Message{}
 		}
-		return m
-	case <-time.After(waitTimeout):
-		t.Fatal("nothing received")
 	}
-	return core.Message{}
 }
 
 // allPairs checks that every peer reaches every other.
@@ -232,6 +238,32 @@ func TestTCPNewerConnectionWins(t *testing.T) {
 	tr.Send(core.Message{Type: core.MsgPing, From: 2, To: 1, Seq: 5})
 	if m, err := ReadMessage(r, 0); err != nil || m.Seq != 5 {
 		t.Fatalf("newer connection read %v, %v; want the PING", m, err)
+	}
+}
+
+// A connection that fails is reported on Recv as a local MsgPeerLost, so
+// a follower whose leader's process died hears it at once; one replaced by
+// a newer connection from the same peer is not.
+func TestTCPReportsLostConnection(t *testing.T) {
+	noLeaks(t)
+	tr, addr, _ := lonePeer(t, 0)
+	_, old := rawPeer(t, addr, 1, 2)
+	conn, _ := rawPeer(t, addr, 1, 2)
+	closedByPeer(t, old)
+	if _, err := conn.Write(AppendMessage(nil, &core.Message{Type: core.MsgAck, From: 1, To: 2, Seq: 7})); err != nil {
+		t.Fatal(err)
+	}
+	if m := <-tr.Recv(); m.Type != core.MsgAck || m.Seq != 7 {
+		t.Fatalf("received %v first, want the ACK: a replaced connection is no lost peer", m)
+	}
+	conn.Close() // the peer's process dies
+	select {
+	case m := <-tr.Recv():
+		if m.Type != core.MsgPeerLost || m.From != 1 || m.To != 2 {
+			t.Fatalf("received %v, want PEERLOST 1→2", m)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("no PEERLOST after the peer closed its connection")
 	}
 }
 

@@ -17,7 +17,9 @@ type Transport interface {
 	// queue is full, or the peer is unknown, m is dropped and counted.
 	Send(m core.Message)
 	// Recv delivers every message received from any peer, in the order
-	// each peer sent them. It is closed after Close.
+	// each peer sent them. It is closed after Close. TCP also delivers a
+	// local core.MsgPeerLost (From: the peer) when a connection to a peer
+	// fails, so a follower hears at once that its leader's process died.
 	Recv() <-chan core.Message
 	// Close stops the transport and returns only when every goroutine it
 	// started has ended. Later calls return nil and do nothing.
