@@ -36,9 +36,12 @@
 // FOLLOWING or LEADING. LOOKING means: a proposal still in flight may be
 // delivered later, under the next leader, or never; pending syncs are
 // dropped (their DeliverSync never comes); and Propose fails at once with
-// ErrNoLeader until a leader is established. A follower whose leader falls
-// silent while proposals or syncs of its application wait reports LOOKING
-// after half of syncLimit ticks, not syncLimit.
+// ErrNoLeader until a leader is established. A follower reports LOOKING at
+// once when its connection to the leader fails (a crashed leader's process
+// closes its sockets), and otherwise after syncLimit ticks of silence: a
+// leader that is only busy (a slow callback or fsync) keeps its followers.
+// After the peer stops by itself (a storage or SetState failure), Propose
+// and Sync answer ErrClosed, already in the final Status(LOOKING).
 //
 // # Guarantees
 //
