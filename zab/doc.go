@@ -79,8 +79,9 @@
 // log.format (package logging). Every bad key or value is an error naming
 // the key, the file and the line, peer addresses must be host:port with a
 // numeric port, and a key that differs from a known one only in case
-// ("ticktime") is an error. Any other unknown key is logged as a warning
-// with file and line; KnownKeys lists the keys taken as known (the
+// ("ticktime") is an error. Any other unknown key ("log.levle", and
+// "peerType" for a single peer; an ensemble refuses it) is logged as a
+// warning with file and line; KnownKeys lists the keys taken as known (the
 // service's clientPort, maxClientCnxns, minSessionTimeout and
 // maxSessionTimeout included), and CheckKeys and UnknownKeys take more. A
 // relative path is relative to the properties file's folder.

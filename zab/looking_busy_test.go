@@ -18,7 +18,7 @@ func TestBusyLeaderDoesNotMakeProposingFollowerLook(t *testing.T) {
 	e := newEnsemble(t, 3)
 	defer e.stopAll()
 	for i := range e.cfgs {
-		e.cfgs[i].SyncLimit = 10 // 200 ms
+		e.cfgs[i].SyncLimit = 25 // 500 ms: the stall (375 ms) leaves room for a loaded machine
 	}
 	e.startAll()
 	l := e.leader()

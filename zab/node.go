@@ -92,7 +92,7 @@ func newIncarnation() uint64 {
 }
 
 // Startup opens the storage, restores the application, connects and starts
-// the peer's goroutine. SetState runs on the caller's goroutine; a Propose
+// the peer's goroutine. After an error it may be called again. SetState runs on the caller's goroutine; a Propose
 // or Sync it makes fails with ErrNotStarted.
 func (n *node) Startup() error {
 	n.mu.Lock()
@@ -161,8 +161,9 @@ func (n *node) buildCore(restored core.Restored) error {
 }
 
 // Shutdown stops the goroutine, closes the transport, the storage and the
-// log output ConfigFromProperties opened. It returns why the peer had
-// stopped by itself, if it had. It may be called from any goroutine but a
+// log output ConfigFromProperties opened (also after a failed Startup,
+// which leaves it open for a retry). It returns why the peer had stopped
+// by itself, if it had. It may be called from any goroutine but a
 // callback's (it waits for the goroutine that runs them), also while
 // callbacks call Propose or Sync.
 func (n *node) Shutdown() error {
