@@ -19,6 +19,7 @@ func main() {
 	first := pflag.Uint64("first", 1, "first seed")
 	workers := pflag.Int("workers", runtime.GOMAXPROCS(0), "schedules run in parallel")
 	steps := pflag.Int("steps", 0, "fault steps per schedule (0: default)")
+	silent := pflag.Bool("silent-crashes", false, "no crash closes sockets (no lost-connection reports)")
 	pflag.Parse()
 	if *seeds < 1 || *workers < 1 {
 		fmt.Fprintln(os.Stderr, "zab-sim: --seeds and --workers must be positive")
@@ -33,7 +34,7 @@ func main() {
 		go func() {
 			defer wg.Done()
 			for s := range next {
-				results <- sim.Run(sim.Options{Seed: s, Observers: -1, Steps: *steps})
+				results <- sim.Run(sim.Options{Seed: s, Observers: -1, Steps: *steps, SilentCrashes: *silent})
 			}
 		}()
 	}
