@@ -247,25 +247,34 @@ func fixImports(name string, src []byte) ([]byte, error) {
 		}
 	}
 	if len(add) > 0 {
-		if len(f.Imports) == 0 {
-			return nil, fmt.Errorf("stubs: %s: add imports to a file without any", name)
+		if out, err = insertImports(name, src, out, fset, f, cut, add); err != nil {
+			return nil, err
 		}
-		at := fset.Position(f.Imports[0].Pos()).Offset
-		for at > 0 && src[at-1] != '\n' {
-			at--
-		}
-		for _, c := range cut {
-			if c[0] < at {
-				return nil, fmt.Errorf("stubs: %s: the first import goes and imports come", name)
-			}
-		}
-		out = slices.Concat(out[:at], []byte("\t"+strings.Join(add, "\n\t")+"\n"), out[at:])
 	}
 	res, err := format.Source(out)
 	if err != nil {
 		return nil, fmt.Errorf("stubs: gofmt %s: %w", name, err)
 	}
 	return res, nil
+}
+
+// insertImports puts the quoted paths add on the line of src's first
+// import, in out (src with the import lines cut removed; none may come
+// before that line).
+func insertImports(name string, src, out []byte, fset *token.FileSet, f *ast.File, cut [][2]int, add []string) ([]byte, error) {
+	if len(f.Imports) == 0 {
+		return nil, fmt.Errorf("stubs: %s: add imports to a file without any", name)
+	}
+	at := fset.Position(f.Imports[0].Pos()).Offset
+	for at > 0 && src[at-1] != '\n' {
+		at--
+	}
+	for _, c := range cut {
+		if c[0] < at {
+			return nil, fmt.Errorf("stubs: %s: the first import goes and imports come", name)
+		}
+	}
+	return slices.Concat(out[:at], []byte("\t"+strings.Join(add, "\n\t")+"\n"), out[at:]), nil
 }
 
 // writeStubs regenerates the student's tree from the reference: it
