@@ -76,16 +76,6 @@ func startEnsemble(t testing.TB, n int, f mw.Factory) *ensemble {
 	return e
 }
 
-var acl = zk.WorldACL(zk.PermAll)
-
-// zabLogLevel is the log.level of the Zab peers: ZABLAB_LOG, else WARN.
-func zabLogLevel() string {
-	if lv := os.Getenv("ZABLAB_LOG"); lv != "" {
-		return lv
-	}
-	return "WARN"
-}
-
 // TestEnsembleOperations drives every operation through real clients on a
 // 3-server ensemble of the reference Service.
 func TestEnsembleOperations(t *testing.T) {

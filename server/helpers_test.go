@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -72,3 +73,51 @@ func zkClient(t testing.TB, timeout time.Duration, addrs ...string) *zk.Conn {
 
 // numConns is the number of client connections the server holds.
 func numConns(s *Server) int { return len(s.connList()) }
+
+// acl is the ACL every test create sends: ZooKeeper refuses an empty one.
+var acl = zk.WorldACL(zk.PermAll)
+
+// reference makes the reference Service; set by reference_test.go.
+var reference mw.Factory
+
+// startA5 starts one standalone Server around the reference Service
+// (SingleZab), as mwzk-server would run it.
+func startA5(t testing.TB, extra string) *Server {
+	t.Helper()
+	if reference == nil {
+		t.Skip("the reference Service (solutions/aufgabe5) is not in this tree")
+	}
+	dir := t.TempDir()
+	text := "myid=1\ndataLogDir=log1\ntickTime=100\nminSessionTimeout=600\nmaxSessionTimeout=10000\nlog.level=" +
+		zabLogLevel() + "\n" + extra
+	file := filepath.Join(dir, "peer1.properties")
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := properties.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(p, reference, Options{Listener: ln, Logger: testLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Stop() })
+	wait.For(t, "the server serving", 30*time.Second, s.isServing)
+	return s
+}
+
+// zabLogLevel is the log.level of the Zab peers: ZABLAB_LOG, else WARN.
+func zabLogLevel() string {
+	if lv := os.Getenv("ZABLAB_LOG"); lv != "" {
+		return lv
+	}
+	return "WARN"
+}
