@@ -24,7 +24,10 @@
 // leader's. Broadcast (broadcast.go) orders, acknowledges and commits new
 // proposals; requests.go forwards followers' proposals and answers Sync.
 // The application hears LOOKING, FOLLOWING or LEADING only when a peer
-// starts or stops broadcasting.
+// starts or stops broadcasting. A follower leaves its leader after
+// syncLimit ticks without a message from it, or at once when the runtime
+// reports the connection to it lost (MsgPeerLost, the core's one input
+// that comes from the runtime rather than a peer).
 //
 // # Glossary: the Zab paper's names and ZooKeeper's
 //
@@ -42,6 +45,7 @@
 //	–           PING                 MsgPing: heartbeat and commit point
 //	–           REQUEST              MsgRequest: a follower's proposals for the leader
 //	–           SYNC                 MsgSync, MsgSyncReply
+//	–           (socket fails)       MsgPeerLost: local, from the runtime; a follower leaves its leader
 //	history     txn log + snapshot   memLog: snapshot point plus entries after it
 //
 // # Persistence rules
