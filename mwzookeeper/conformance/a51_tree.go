@@ -133,8 +133,8 @@ func testStatFields(c *T) {
 	if c2.EphemeralOwner != s {
 		c.failf("getData /s/c2 (ephemeral)", fmt.Sprintf("ephemeralOwner %#x, the creating session", s), "stat "+statText(c2))
 	}
-	// A delete counts in the parent's cversion here, as mwzookeeper.MWStat
-	// says; Apache ZooKeeper 3.8 counts only creates.
+	// A delete counts in the parent's cversion, as mwzookeeper.MWStat
+	// says and as Apache ZooKeeper 3.8's stat shows.
 	x.delete(1, s, "/s/c1", -1)
 	_, parent = x.getData(1, s, "/s")
 	if parent.Pzxid <= c2.Czxid {

@@ -26,8 +26,8 @@ func testSequentialNames(c *T) {
 
 // sequentialScript names sequential nodes as ZooKeeper does: the
 // parent's cversion, which plain creates count too. (It leaves deletes
-// out: ZooKeeper 3.8 does not count them in cversion, this project's
-// MWStat does; see StatFields.)
+// out: ZooKeeper 3.8 counts a delete in the stat's cversion but not in
+// its next sequential suffix; the course takes the cversion.)
 func sequentialScript(s int64) []step {
 	return []step{
 		{reqCreate(s, "/q", "", pers), wantName("/q")},
