@@ -46,7 +46,7 @@ peer: ## start peer ID (1..3) of the 3-peer demo ensemble; type lines to propose
 	@mkdir -p bin
 	$(GO) build -o bin/zab-demo ./cmd/zab-demo
 	@# exec: the peer is make's only child, so Ctrl-C and kill reach it directly
-	exec ./bin/zab-demo --config testdata/ensemble3/peer$(ID).properties
+	exec ./bin/zab-demo --config testdata/ensemble3/peer$(ID).properties --data testdata/data/zab-demo/peer$(ID)
 
 bench-zab: ## 3-peer Zab ensemble on loopback, fsync on: throughput, latency, failover
 	@mkdir -p bin

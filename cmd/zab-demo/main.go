@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -36,12 +37,13 @@ func main() {
 	config := pflag.String("config", "", "the peer's properties file (myid, peer<i>, dataLogDir, ...)")
 	single := pflag.Bool("single", false, "run alone (SingleZab) instead of as one peer of an ensemble")
 	level := pflag.String("log-level", "", "the library's log level (default: the log.level key, else WARN)")
+	data := pflag.String("data", "", "keep the log and snapshots in DIR/log and DIR/snap instead of the file's dataLogDir and dataSnapDir")
 	pflag.Parse()
 	if *config == "" {
 		fmt.Fprintln(os.Stderr, "zab-demo: --config <peer.properties> is required")
 		os.Exit(2)
 	}
-	if err := run(*config, *single, *level); err != nil {
+	if err := run(*config, *single, *level, *data); err != nil {
 		fmt.Fprintln(os.Stderr, "zab-demo:", inFile(*config, err))
 		os.Exit(1)
 	}
@@ -56,10 +58,20 @@ func inFile(config string, err error) error {
 	return fmt.Errorf("%s: %w", config, err)
 }
 
-func run(config string, single bool, level string) error {
+func run(config string, single bool, level, data string) error {
 	p, err := properties.LoadFile(config)
 	if err != nil {
 		return err
+	}
+	if data != "" {
+		// The demo's messages are not the service's: sharing the peer files
+		// of testdata/ with mwzk-server must not mean sharing their logs.
+		abs, err := filepath.Abs(data)
+		if err != nil {
+			return fmt.Errorf("--data %s: %w", data, err)
+		}
+		p.Set("dataLogDir", filepath.Join(abs, "log"))
+		p.Set("dataSnapDir", filepath.Join(abs, "snap"))
 	}
 	if level != "" {
 		p.Set("log.level", level)
