@@ -4,6 +4,7 @@ import (
 	"net"
 	"testing"
 
+	"zablab/internal/realzk"
 	mw "zablab/mwzookeeper"
 )
 
@@ -31,7 +32,7 @@ func authRaw(t *testing.T, addr, scheme string) (int32, bool) {
 // Apache ZooKeeper 3.8 has no provider for "world" (only ip and digest),
 // answers AuthFailed and closes the connection.
 func TestAuthWorldZK(t *testing.T) {
-	addr := startRealZK(t)
+	addr := realzk.StartT(t)
 	if code, closed := authRaw(t, addr, "world"); code != int32(mw.CodeOf(mw.ErrAuthFailed)) || !closed {
 		t.Errorf("ZooKeeper, world auth: code %d, closed %v", code, closed)
 	}

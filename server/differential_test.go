@@ -3,59 +3,16 @@ package server
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/go-zookeeper/zk"
 
-	"zablab/internal/ports"
-	"zablab/internal/wait"
+	"zablab/internal/realzk"
 )
-
-// startRealZK runs a standalone Apache ZooKeeper 3.8 (our own JVM,
-// killed by PID at cleanup), or uses the server at ZABLAB_REALZK_ADDR if
-// set; it skips the test where java or Debian's ZooKeeper jars are missing.
-func startRealZK(t *testing.T) string {
-	t.Helper()
-	if a := os.Getenv("ZABLAB_REALZK_ADDR"); a != "" {
-		return a
-	}
-	if _, err := exec.LookPath("java"); err != nil {
-		t.Skip("no java: Apache ZooKeeper cannot run here")
-	}
-	var cp []string
-	for _, j := range zkJars {
-		p := filepath.Join("/usr/share/java", j)
-		if _, err := os.Stat(p); err != nil {
-			t.Skipf("Apache ZooKeeper not installed (Debian: apt-get install zookeeper): %s missing", p)
-		}
-		cp = append(cp, p)
-	}
-	pp, err := ports.Free(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "zoo.cfg")
-	os.WriteFile(cfg, []byte(fmt.Sprintf("tickTime=200\ndataDir=%s\nclientPort=%d\nclientPortAddress=127.0.0.1\n"+
-		"admin.enableServer=false\n4lw.commands.whitelist=*\nmaxClientCnxns=0\n", filepath.Join(dir, "data"), pp[0])), 0o644)
-	cmd := exec.Command("java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xmx256m",
-		"-cp", strings.Join(cp, ":"), "org.apache.zookeeper.server.ZooKeeperServerMain", cfg)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr := fmt.Sprintf("127.0.0.1:%d", pp[0])
-	wait.For(t, "Apache ZooKeeper serving", 60*time.Second, func() bool { return strings.Contains(srvr(addr), "Mode: ") })
-	return addr
-}
 
 // transcript records what a go-zookeeper client observes, with zxids and
 // times replaced by how they relate.
@@ -269,7 +226,7 @@ var seqDigits = regexp.MustCompile(`[0-9]{10}`)
 // ZooKeeper 3.8 and against server.New + aufgabe5, and compares what the
 // client saw (skipped without java or ZooKeeper's jars; about 3 s).
 func TestDifferential(t *testing.T) {
-	want := runScript(t, startRealZK(t))
+	want := runScript(t, realzk.StartT(t))
 	got := runScript(t, startA5(t, "").Addr().String())
 	n := max(len(want), len(got))
 	diffs := 0

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"zablab/internal/realzk"
 	"zablab/internal/wait"
 	mw "zablab/mwzookeeper"
 )
@@ -149,7 +150,7 @@ func TestNewDataBeforeWatchEvent(t *testing.T) {
 // TestNewDataBeforeWatchEventZK is the control against Apache ZooKeeper
 // 3.8 (skipped without java or its jars).
 func TestNewDataBeforeWatchEventZK(t *testing.T) {
-	addr := startRealZK(t)
+	addr := realzk.StartT(t)
 	if msg, n := newDataBeforeEvent(t, addr, "/x-new", "/other-new", 3*time.Second); msg != "" {
 		t.Fatalf("ZooKeeper, round %d: %s", n, msg)
 	} else {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"zablab/internal/realzk"
 	mw "zablab/mwzookeeper"
 )
 
@@ -86,7 +87,7 @@ func TestWatchEventBeforeItsRead(t *testing.T) {
 // TestWatchEventBeforeItsReadZK is the control: Apache ZooKeeper 3.8
 // keeps the order under the same load (skipped without java or its jars).
 func TestWatchEventBeforeItsReadZK(t *testing.T) {
-	addr := startRealZK(t)
+	addr := realzk.StartT(t)
 	if bad, n := eventBeforeReadReply(t, addr, "/x-order", 3*time.Second); bad != 0 {
 		t.Fatalf("ZooKeeper, round %d: event before the reply", bad)
 	} else {

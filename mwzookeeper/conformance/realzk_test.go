@@ -3,20 +3,13 @@ package conformance
 import (
 	"errors"
 	"fmt"
-	"io"
-	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/go-zookeeper/zk"
 
-	"zablab/internal/ports"
+	"zablab/internal/realzk"
 	"zablab/mwzookeeper"
 )
 
@@ -24,90 +17,6 @@ import (
 // them against Apache ZooKeeper (Debian's zookeeper package) through
 // go-zookeeper/zk, so the claims are checked, not believed. It skips where
 // Java or ZooKeeper is missing, and with -short.
-
-// zkJars are the class path of Debian's ZooKeeper server.
-var zkJars = []string{"zookeeper.jar", "zookeeper-jute.jar", "slf4j-api.jar", "slf4j-simple.jar",
-	"netty-all.jar", "metrics-core.jar", "commons-cli.jar", "snappy-java.jar"}
-
-// startZooKeeper runs a standalone ZooKeeper and returns its address.
-func startZooKeeper(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("java"); err != nil {
-		t.Skip("java not installed: cannot run Apache ZooKeeper to check the scripts")
-	}
-	var cp []string
-	for _, j := range zkJars {
-		p := filepath.Join("/usr/share/java", j)
-		if _, err := os.Stat(p); err != nil {
-			t.Skipf("Apache ZooKeeper not installed (Debian: apt-get install zookeeper): %s missing", p)
-		}
-		cp = append(cp, p)
-	}
-	port, err := ports.Free(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "zoo.cfg")
-	conf := fmt.Sprintf("tickTime=200\ndataDir=%s\nclientPort=%d\nclientPortAddress=127.0.0.1\nadmin.enableServer=false\n4lw.commands.whitelist=ruok\n",
-		filepath.Join(dir, "data"), port[0])
-	if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=error", "-XX:TieredStopAtLevel=1",
-		"-cp", strings.Join(cp, ":"), "org.apache.zookeeper.server.ZooKeeperServerMain", cfg)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	logFile := filepath.Join(dir, "zookeeper.log")
-	out, err := os.Create(logFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start Apache ZooKeeper: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	addr := fmt.Sprintf("127.0.0.1:%d", port[0])
-	// A client that connects while the server still starts can be stuck
-	// (ZooKeeper closes it with "ZooKeeperServer not running"): ask ruok
-	// until it says imok.
-	if !poll(60*time.Second, func() bool { return ruok(addr) }) {
-		t.Fatalf("Apache ZooKeeper did not answer ruok on %s within 60 s; its output:\n%s", addr, tail(logFile))
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("Apache ZooKeeper's output:\n%s", tail(logFile))
-		}
-	})
-	return addr
-}
-
-// ruok says whether the ZooKeeper at addr serves ("imok").
-func ruok(addr string) bool {
-	c, err := net.DialTimeout("tcp", addr, time.Second)
-	if err != nil {
-		return false
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(2 * time.Second))
-	if _, err := c.Write([]byte("ruok")); err != nil {
-		return false
-	}
-	b := make([]byte, 4)
-	n, _ := io.ReadFull(c, b)
-	return string(b[:n]) == "imok"
-}
-
-// tail returns the last lines of file.
-func tail(file string) string {
-	b, _ := os.ReadFile(file)
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	return strings.Join(lines[max(0, len(lines)-20):], "\n")
-}
 
 // zkCodes maps go-zookeeper's errors to ZooKeeper's codes.
 var zkCodes = map[error]error{
@@ -172,7 +81,7 @@ func TestScriptsAnswerAsApacheZooKeeper(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Apache ZooKeeper (a JVM, seconds); skipped with -short")
 	}
-	addr := startZooKeeper(t)
+	addr := realzk.StartT(t) // waits until it serves: a client that connects earlier can be stuck
 	conn, _, err := zk.Connect([]string{addr}, 10*time.Second, zk.WithLogInfo(false))
 	if err != nil {
 		t.Fatal(err)

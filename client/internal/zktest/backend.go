@@ -9,6 +9,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"zablab/internal/realzk"
 	"zablab/mwzookeeper"
 	"zablab/properties"
 	"zablab/server"
@@ -23,8 +24,8 @@ var factory mwzookeeper.Factory
 // or when the tree has no reference service.
 func start(dir string, port int) (*Server, error) {
 	if UseRealZK() || factory == nil {
-		z, err := startRealZK(dir, port)
-		if errors.Is(err, errNoRealZK) {
+		z, err := realzk.Start(dir, port)
+		if errors.Is(err, realzk.ErrMissing) {
 			if factory == nil {
 				return nil, fmt.Errorf("%w: this tree has no reference service (solutions/), and %w", errSkip, err)
 			}
@@ -33,7 +34,7 @@ func start(dir string, port int) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Server{Kind: "Apache ZooKeeper", Addrs: []string{z.addr}, stop: z.stop}, nil
+		return &Server{Kind: "Apache ZooKeeper", Addrs: []string{z.Addr}, stop: z.Stop}, nil
 	}
 	return startOurs(dir, port)
 }
@@ -63,7 +64,7 @@ func startOurs(dir string, port int) (*Server, error) {
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	deadline := time.Now().Add(30 * time.Second)
-	for !serving(addr) {
+	for !realzk.Serving(addr) {
 		if time.Now().After(deadline) {
 			srv.Stop()
 			return nil, fmt.Errorf("zktest: our server on %s not serving after 30s", addr)

@@ -10,6 +10,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"zablab/internal/ports"
+	"zablab/internal/realzk"
 	"zablab/properties"
 	"zablab/server"
 )
@@ -54,7 +55,7 @@ func NewEnsemble(n int) (*Ensemble, error) {
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for _, a := range e.Addrs {
-		for !serving(a) {
+		for !realzk.Serving(a) {
 			if time.Now().After(deadline) {
 				e.Stop()
 				return nil, fmt.Errorf("zktest: ensemble peer %s not serving after 30s", a)
