@@ -17,6 +17,15 @@
 // learns it from its handle (client.WithStateCallback, State) and must
 // stop acting as holder at once.
 //
+// A contender's node name carries a token unique to its call (random, 8
+// bytes in hex), as in Curator's protected create: after a connection
+// loss during the create, the contender finds the node that create made,
+// and only it, even when several contenders share one session; when it
+// gives up, it deletes the token's node (best effort, in the background).
+// Unlock and Resign after the session expired succeed: the node went with
+// the session. Queue.Take is at-least-once under a lost delete reply (see
+// Queue).
+//
 // Every blocking call takes a context; cancelling it withdraws the
 // contender's node.
 package recipes

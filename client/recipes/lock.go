@@ -26,4 +26,4 @@ func (l *Lock) Lock(ctx context.Context) error { return l.t.acquire(ctx, nil) }
 func (l *Lock) Unlock() error { return l.t.release() }
 
 // Node is the lock's node of this contender ("" when not queued).
-func (l *Lock) Node() string { return l.t.node }
+func (l *Lock) Node() string { return l.t.getNode() }

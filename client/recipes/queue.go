@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sort"
+	"time"
 
 	"zablab/client"
 	"zablab/mwzookeeper"
@@ -11,8 +12,13 @@ import (
 
 // Queue is a distributed FIFO queue: Put appends a persistent-sequential
 // node under dir, Take removes the lowest. Several producers and consumers
-// may share it; each element is taken exactly once (the one whose delete
-// succeeds gets it).
+// may share it. Each element is delivered at least once and, without
+// connection losses, exactly once (the one whose delete succeeds gets it).
+// When a consumer loses the reply of its delete and then finds the node
+// gone, it cannot tell whether its own delete or another consumer's
+// removed it; it returns the item (at-least-once), rather than drop an
+// item nobody received (at-most-once). So under a lost delete reply racing
+// another consumer's delete, two consumers may get the same item.
 type Queue struct {
 	zk  *client.MWZooKeeper
 	dir string
@@ -71,6 +77,9 @@ func (q *Queue) poll(watch bool) ([]byte, bool, <-chan client.Event, error) {
 			return nil, false, nil, err
 		}
 		err = q.zk.Delete(path, -1)
+		if retriable(err) {
+			err = q.settleLostDelete(path)
+		}
 		if errors.Is(err, mwzookeeper.ErrNoNode) {
 			continue
 		}
@@ -80,6 +89,37 @@ func (q *Queue) poll(watch bool) ([]byte, bool, <-chan client.Event, error) {
 		return data, true, nil, nil
 	}
 	return nil, false, ch, nil
+}
+
+// settleLostDelete decides a delete of path whose reply was lost: it
+// looks (retrying on connection loss for a while) whether the node still
+// exists. Gone: the delete may have been ours — ZooKeeper cannot tell — so
+// the item counts as taken by us (nil: the caller returns the data it read
+// before the delete). Still there: the delete did not happen; it deletes
+// again. See Queue for the delivery guarantee this gives.
+func (q *Queue) settleLostDelete(path string) error {
+	var err error
+	for attempt := 0; attempt < 50; attempt++ {
+		if attempt > 0 {
+			time.Sleep(200 * time.Millisecond)
+		}
+		var ok bool
+		ok, _, err = q.zk.Exists(path)
+		if retriable(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		err = q.zk.Delete(path, -1)
+		if !retriable(err) {
+			return err
+		}
+	}
+	return err
 }
 
 // Take removes and returns the head of the queue, waiting while it is
