@@ -39,7 +39,7 @@ var zkErrors = map[error]error{
 	zk.ErrBadArguments:            mwzookeeper.ErrBadArguments,
 	zk.ErrInvalidPath:             mwzookeeper.ErrBadArguments,
 	zk.ErrNothing:                 mwzookeeper.ErrorOf(-117),
-	zk.ErrReconfigDisabled:        mwzookeeper.ErrorOf(-123),
+	zk.ErrReconfigDisabled:        mwzookeeper.ErrReconfigDisabled,
 }
 
 // sentinel returns the mwzookeeper error for a go-zk error, and whether

@@ -15,7 +15,12 @@ type Code int32
 type Error struct {
 	code Code
 	msg  string
+	base error // for an unknown code: ErrSystemError (errors.Is holds); nil for sentinels
 }
+
+// Unwrap is nil for the sentinels; an Error for an unknown code unwraps to
+// ErrSystemError.
+func (e *Error) Unwrap() error { return e.base }
 
 func (e *Error) Error() string { return e.msg }
 
@@ -32,32 +37,37 @@ var byCode = map[Code]*Error{}
 
 // ZooKeeper's error codes. Names follow KeeperException.Code.
 var (
-	ErrSystemError             = newError(-1, "system error")
-	ErrRuntimeInconsistency    = newError(-2, "runtime inconsistency")
-	ErrDataInconsistency       = newError(-3, "data inconsistency")
-	ErrConnectionLoss          = newError(-4, "connection lost")
-	ErrMarshallingError        = newError(-5, "marshalling error")
-	ErrUnimplemented           = newError(-6, "unimplemented")
-	ErrOperationTimeout        = newError(-7, "operation timeout")
-	ErrBadArguments            = newError(-8, "bad arguments")
-	ErrUnknownSession          = newError(-12, "unknown session")
-	ErrAPIError                = newError(-100, "API error")
-	ErrNoNode                  = newError(-101, "node does not exist")
-	ErrNoAuth                  = newError(-102, "not authenticated")
-	ErrBadVersion              = newError(-103, "version conflict")
-	ErrNoChildrenForEphemerals = newError(-108, "ephemeral nodes may not have children")
-	ErrNodeExists              = newError(-110, "node already exists")
-	ErrNotEmpty                = newError(-111, "node has children")
-	ErrSessionExpired          = newError(-112, "session expired")
-	ErrInvalidCallback         = newError(-113, "invalid callback")
-	ErrInvalidACL              = newError(-114, "invalid ACL")
-	ErrAuthFailed              = newError(-115, "authentication failed")
-	ErrSessionMoved            = newError(-118, "session moved to another server")
-	ErrNotReadOnly             = newError(-119, "not a read-only call")
-	ErrNoWatcher               = newError(-121, "no such watcher")
-	ErrRequestTimeout          = newError(-122, "request timeout")
-	ErrQuotaExceeded           = newError(-125, "quota exceeded")
-	ErrThrottled               = newError(-127, "request throttled")
+	ErrSystemError                  = newError(-1, "system error")
+	ErrRuntimeInconsistency         = newError(-2, "runtime inconsistency")
+	ErrDataInconsistency            = newError(-3, "data inconsistency")
+	ErrConnectionLoss               = newError(-4, "connection lost")
+	ErrMarshallingError             = newError(-5, "marshalling error")
+	ErrUnimplemented                = newError(-6, "unimplemented")
+	ErrOperationTimeout             = newError(-7, "operation timeout")
+	ErrBadArguments                 = newError(-8, "bad arguments")
+	ErrUnknownSession               = newError(-12, "unknown session")
+	ErrNewConfigNoQuorum            = newError(-13, "no quorum of the new config is connected")
+	ErrReconfigInProgress           = newError(-14, "another reconfiguration is in progress")
+	ErrAPIError                     = newError(-100, "API error")
+	ErrNoNode                       = newError(-101, "node does not exist")
+	ErrNoAuth                       = newError(-102, "not authenticated")
+	ErrBadVersion                   = newError(-103, "version conflict")
+	ErrNoChildrenForEphemerals      = newError(-108, "ephemeral nodes may not have children")
+	ErrNodeExists                   = newError(-110, "node already exists")
+	ErrNotEmpty                     = newError(-111, "node has children")
+	ErrSessionExpired               = newError(-112, "session expired")
+	ErrInvalidCallback              = newError(-113, "invalid callback")
+	ErrInvalidACL                   = newError(-114, "invalid ACL")
+	ErrAuthFailed                   = newError(-115, "authentication failed")
+	ErrSessionMoved                 = newError(-118, "session moved to another server")
+	ErrNotReadOnly                  = newError(-119, "not a read-only call")
+	ErrEphemeralOnLocalSession      = newError(-120, "ephemeral node on a local session")
+	ErrNoWatcher                    = newError(-121, "no such watcher")
+	ErrRequestTimeout               = newError(-122, "request timeout")
+	ErrReconfigDisabled             = newError(-123, "reconfig is disabled")
+	ErrSessionClosedRequireSaslAuth = newError(-124, "session closed: SASL authentication required")
+	ErrQuotaExceeded                = newError(-125, "quota exceeded")
+	ErrThrottled                    = newError(-127, "request throttled")
 )
 
 // CodeOf returns the ZooKeeper code of err: 0 for nil, the code of a wrapped
@@ -74,7 +84,8 @@ func CodeOf(err error) Code {
 }
 
 // ErrorOf returns the sentinel for code: nil for 0, and for a code this
-// package does not know an error that still carries the number.
+// package does not know an *Error made on the fly that keeps the number
+// (CodeOf returns it) and is a SystemError for errors.Is.
 func ErrorOf(code Code) error {
 	if code == 0 {
 		return nil
@@ -82,5 +93,6 @@ func ErrorOf(code Code) error {
 	if e, ok := byCode[code]; ok {
 		return e
 	}
-	return fmt.Errorf("%w: unknown ZooKeeper error code %d", ErrSystemError, code)
+	// Not a sentinel: an Error made now, so CodeOf still gives the number.
+	return &Error{code: code, msg: fmt.Sprintf("mwzookeeper: unknown ZooKeeper error code %d", code), base: ErrSystemError}
 }

@@ -57,3 +57,20 @@ func TestOpCodes(t *testing.T) {
 		t.Fatal("create mode predicates disagree with ZooKeeper's flags")
 	}
 }
+
+func TestUnknownCodeKeepsNumber(t *testing.T) {
+	for _, code := range []Code{-116, -117, -9999} {
+		err := fmt.Errorf("create /a: %w", ErrorOf(code))
+		if got := CodeOf(err); got != code {
+			t.Errorf("CodeOf(ErrorOf(%d)) = %d", code, got)
+		}
+		if !errors.Is(err, ErrSystemError) {
+			t.Errorf("ErrorOf(%d) is not a SystemError: %v", code, err)
+		}
+	}
+	for _, code := range []Code{-13, -14, -120, -123, -124} {
+		if _, ok := byCode[code]; !ok {
+			t.Errorf("no sentinel for code %d", code)
+		}
+	}
+}
