@@ -11,12 +11,16 @@ import "zablab/mwzookeeper"
 // call at a time; for throughput, use blocking calls from several
 // goroutines (they share the connection, pipelined). A callback may call
 // the handle, blocking calls included. Every callback runs exactly once,
-// with ErrClosed for calls made after Close.
+// with ErrClosed for calls made after Close. A blocking call waits until
+// the async calls made before it have been answered, so calls keep call
+// order also across the two kinds (an async SetData then a blocking
+// SetData apply in that order); with no async call pending it does not
+// wait.
 
 // CreateAsync is CreateMode; cb gets the created name.
 func (z *MWZooKeeper) CreateAsync(path string, data []byte, mode mwzookeeper.CreateMode, cb func(name string, err error)) {
 	z.async.submit(func() func() {
-		name, err := z.CreateMode(path, data, mode)
+		name, err := z.createMode(path, data, mode)
 		return func() { cb(name, err) }
 	})
 }
@@ -24,7 +28,7 @@ func (z *MWZooKeeper) CreateAsync(path string, data []byte, mode mwzookeeper.Cre
 // DeleteAsync is Delete.
 func (z *MWZooKeeper) DeleteAsync(path string, version int32, cb func(err error)) {
 	z.async.submit(func() func() {
-		err := z.Delete(path, version)
+		err := z.delete(path, version)
 		return func() { cb(err) }
 	})
 }
@@ -32,7 +36,7 @@ func (z *MWZooKeeper) DeleteAsync(path string, version int32, cb func(err error)
 // SetDataAsync is SetData; cb gets the new stat.
 func (z *MWZooKeeper) SetDataAsync(path string, data []byte, version int32, cb func(stat mwzookeeper.MWStat, err error)) {
 	z.async.submit(func() func() {
-		st, err := z.SetData(path, data, version)
+		st, err := z.setData(path, data, version)
 		return func() { cb(st, err) }
 	})
 }
@@ -41,7 +45,7 @@ func (z *MWZooKeeper) SetDataAsync(path string, data []byte, version int32, cb f
 func (z *MWZooKeeper) GetDataAsync(path string, cb func(data []byte, stat mwzookeeper.MWStat, err error)) {
 	z.async.submit(func() func() {
 		var st mwzookeeper.MWStat
-		data, err := z.GetData(path, &st)
+		data, err := z.getData(path, &st)
 		return func() { cb(data, st, err) }
 	})
 }
@@ -49,7 +53,7 @@ func (z *MWZooKeeper) GetDataAsync(path string, cb func(data []byte, stat mwzook
 // ExistsAsync is Exists.
 func (z *MWZooKeeper) ExistsAsync(path string, cb func(ok bool, stat mwzookeeper.MWStat, err error)) {
 	z.async.submit(func() func() {
-		ok, st, err := z.Exists(path)
+		ok, st, err := z.exists(path)
 		return func() { cb(ok, st, err) }
 	})
 }
@@ -57,7 +61,7 @@ func (z *MWZooKeeper) ExistsAsync(path string, cb func(ok bool, stat mwzookeeper
 // GetChildrenAsync is GetChildrenStat.
 func (z *MWZooKeeper) GetChildrenAsync(path string, cb func(children []string, stat mwzookeeper.MWStat, err error)) {
 	z.async.submit(func() func() {
-		children, st, err := z.GetChildrenStat(path)
+		children, st, err := z.getChildrenStat(path)
 		return func() { cb(children, st, err) }
 	})
 }
@@ -65,7 +69,7 @@ func (z *MWZooKeeper) GetChildrenAsync(path string, cb func(children []string, s
 // SyncAsync is Sync.
 func (z *MWZooKeeper) SyncAsync(path string, cb func(err error)) {
 	z.async.submit(func() func() {
-		err := z.Sync(path)
+		err := z.sync(path)
 		return func() { cb(err) }
 	})
 }
@@ -73,7 +77,7 @@ func (z *MWZooKeeper) SyncAsync(path string, cb func(err error)) {
 // MultiAsync is Multi.
 func (z *MWZooKeeper) MultiAsync(ops []mwzookeeper.Op, cb func(results []mwzookeeper.OpResult, err error)) {
 	z.async.submit(func() func() {
-		res, err := z.Multi(ops...)
+		res, err := z.multi(ops...)
 		return func() { cb(res, err) }
 	})
 }

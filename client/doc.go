@@ -58,7 +58,10 @@
 // One session's calls take effect in the order the session sends them.
 // The async variants (CreateAsync, SetDataAsync, ...) return at once; the
 // handle sends them in call order and runs their callbacks one at a time,
-// in call order, on one goroutine of its own. Blocking calls made from
+// in call order, on one goroutine of its own. A blocking call waits until
+// the async calls made before it have been answered, so one goroutine's
+// calls keep call order across both kinds (with no async call pending it
+// does not wait). Blocking calls made from
 // several goroutines are pipelined on the one connection, in no promised
 // order between the goroutines.
 package client

@@ -45,12 +45,42 @@ func (f *fifo) drain() {
 type pipeline struct {
 	calls     fifo
 	callbacks fifo
+
+	mu        sync.Mutex
+	answered  *sync.Cond // signalled when done grows
+	submitted uint64     // async calls made; guarded by mu
+	done      uint64     // async calls answered, in order; guarded by mu
 }
 
-func newPipeline() *pipeline { return &pipeline{} }
+func newPipeline() *pipeline {
+	p := &pipeline{}
+	p.answered = sync.NewCond(&p.mu)
+	return p
+}
+
+// wait blocks until every async call submitted before it was answered:
+// a blocking call then goes out after them (call order across kinds).
+func (p *pipeline) wait() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	target := p.submitted
+	for p.done < target {
+		p.answered.Wait()
+	}
+}
 
 // submit runs call in order; the function it returns (the callback with
 // its results bound) runs in order after every earlier callback.
 func (p *pipeline) submit(call func() func()) {
-	p.calls.push(func() { p.callbacks.push(call()) })
+	p.mu.Lock()
+	p.submitted++
+	p.calls.push(func() {
+		cb := call()
+		p.mu.Lock()
+		p.done++
+		p.answered.Broadcast()
+		p.mu.Unlock()
+		p.callbacks.push(cb)
+	})
+	p.mu.Unlock()
 }

@@ -13,6 +13,12 @@ import (
 // error is the failing op's, and the results say which op failed: nil
 // before it, its error, mwzookeeper.ErrRuntimeInconsistency after it.
 func (z *MWZooKeeper) Multi(ops ...mwzookeeper.Op) ([]mwzookeeper.OpResult, error) {
+	z.async.wait()
+	return z.multi(ops...)
+}
+
+// multi is Multi without waiting for earlier async calls (the async calls use it).
+func (z *MWZooKeeper) multi(ops ...mwzookeeper.Op) ([]mwzookeeper.OpResult, error) {
 	reqs, err := z.multiRequests(ops)
 	if err != nil {
 		return nil, err

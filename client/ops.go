@@ -55,6 +55,12 @@ func (z *MWZooKeeper) Create(path string, data []byte, ephemeral bool) (string, 
 // CreateMode makes a node of any supported mode and returns the name the
 // service gave it (a sequential node's name ends in ten digits).
 func (z *MWZooKeeper) CreateMode(path string, data []byte, mode mwzookeeper.CreateMode) (string, error) {
+	z.async.wait()
+	return z.createMode(path, data, mode)
+}
+
+// createMode is CreateMode without waiting for earlier async calls (the async calls use it).
+func (z *MWZooKeeper) createMode(path string, data []byte, mode mwzookeeper.CreateMode) (string, error) {
 	if err := z.prepare("create", path, mode.IsSequential(), data); err != nil {
 		return "", err
 	}
@@ -68,6 +74,12 @@ func (z *MWZooKeeper) CreateMode(path string, data []byte, mode mwzookeeper.Crea
 // Delete removes a node without children if its version is version (-1:
 // any version).
 func (z *MWZooKeeper) Delete(path string, version int32) error {
+	z.async.wait()
+	return z.delete(path, version)
+}
+
+// delete is Delete without waiting for earlier async calls (the async calls use it).
+func (z *MWZooKeeper) delete(path string, version int32) error {
 	if err := z.prepare("delete", path, false, nil); err != nil {
 		return err
 	}
@@ -77,6 +89,12 @@ func (z *MWZooKeeper) Delete(path string, version int32) error {
 // SetData replaces a node's data if its version is version (-1: any) and
 // returns the new stat.
 func (z *MWZooKeeper) SetData(path string, data []byte, version int32) (mwzookeeper.MWStat, error) {
+	z.async.wait()
+	return z.setData(path, data, version)
+}
+
+// setData is SetData without waiting for earlier async calls (the async calls use it).
+func (z *MWZooKeeper) setData(path string, data []byte, version int32) (mwzookeeper.MWStat, error) {
 	if err := z.prepare("setData", path, false, data); err != nil {
 		return mwzookeeper.MWStat{}, err
 	}
@@ -91,6 +109,12 @@ func (z *MWZooKeeper) SetData(path string, data []byte, version int32) (mwzookee
 // the node's stat (the course's out parameter). Data that was never set
 // is nil.
 func (z *MWZooKeeper) GetData(path string, stat *mwzookeeper.MWStat) ([]byte, error) {
+	z.async.wait()
+	return z.getData(path, stat)
+}
+
+// getData is GetData without waiting for earlier async calls (the async calls use it).
+func (z *MWZooKeeper) getData(path string, stat *mwzookeeper.MWStat) ([]byte, error) {
 	if err := z.prepare("getData", path, false, nil); err != nil {
 		return nil, err
 	}
@@ -107,6 +131,12 @@ func (z *MWZooKeeper) GetData(path string, stat *mwzookeeper.MWStat) ([]byte, er
 // Exists says whether a node exists and returns its stat if it does. A
 // missing node is not an error.
 func (z *MWZooKeeper) Exists(path string) (bool, mwzookeeper.MWStat, error) {
+	z.async.wait()
+	return z.exists(path)
+}
+
+// exists is Exists without waiting for earlier async calls (the async calls use it).
+func (z *MWZooKeeper) exists(path string) (bool, mwzookeeper.MWStat, error) {
 	if err := z.prepare("exists", path, false, nil); err != nil {
 		return false, mwzookeeper.MWStat{}, err
 	}
@@ -125,6 +155,12 @@ func (z *MWZooKeeper) GetChildren(path string) ([]string, error) {
 
 // GetChildrenStat returns a node's children, sorted, and the node's stat.
 func (z *MWZooKeeper) GetChildrenStat(path string) ([]string, mwzookeeper.MWStat, error) {
+	z.async.wait()
+	return z.getChildrenStat(path)
+}
+
+// getChildrenStat is GetChildrenStat without waiting for earlier async calls (the async calls use it).
+func (z *MWZooKeeper) getChildrenStat(path string) ([]string, mwzookeeper.MWStat, error) {
 	if err := z.prepare("getChildren", path, false, nil); err != nil {
 		return nil, mwzookeeper.MWStat{}, err
 	}
@@ -140,6 +176,12 @@ func (z *MWZooKeeper) GetChildrenStat(path string) ([]string, mwzookeeper.MWStat
 // write the service had decided when the sync was sent: a read after Sync
 // sees them. Reads alone may be stale on a follower.
 func (z *MWZooKeeper) Sync(path string) error {
+	z.async.wait()
+	return z.sync(path)
+}
+
+// sync is Sync without waiting for earlier async calls (the async calls use it).
+func (z *MWZooKeeper) sync(path string) error {
 	if err := z.prepare("sync", path, false, nil); err != nil {
 		return err
 	}

@@ -30,6 +30,7 @@ func (e Event) String() string {
 // one Event when the node's data changes or the node is deleted. No watch
 // is left when the call fails.
 func (z *MWZooKeeper) GetDataW(path string, stat *mwzookeeper.MWStat) ([]byte, <-chan Event, error) {
+	z.async.wait()
 	if err := z.prepare("getData", path, false, nil); err != nil {
 		return nil, nil, err
 	}
@@ -49,6 +50,7 @@ func (z *MWZooKeeper) GetDataW(path string, stat *mwzookeeper.MWStat) ([]byte, <
 // not: the channel delivers one Event when it is created, changed or
 // deleted.
 func (z *MWZooKeeper) ExistsW(path string) (bool, mwzookeeper.MWStat, <-chan Event, error) {
+	z.async.wait()
 	if err := z.prepare("exists", path, false, nil); err != nil {
 		return false, mwzookeeper.MWStat{}, nil, err
 	}
@@ -70,6 +72,7 @@ func (z *MWZooKeeper) ExistsW(path string) (bool, mwzookeeper.MWStat, <-chan Eve
 // channel delivers one Event when a child is created or deleted
 // (NodeChildrenChanged) or the node itself is deleted.
 func (z *MWZooKeeper) GetChildrenW(path string) ([]string, mwzookeeper.MWStat, <-chan Event, error) {
+	z.async.wait()
 	if err := z.prepare("getChildren", path, false, nil); err != nil {
 		return nil, mwzookeeper.MWStat{}, nil, err
 	}
