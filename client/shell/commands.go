@@ -99,31 +99,29 @@ func (s *Shell) dispatch(w io.Writer, args []string) (quit bool, path string, er
 	return false, path, cmd.run(s, c)
 }
 
-// parse splits flags from positional arguments. Flags come first: the
-// first word that is not a known flag starts the arguments, so data may
-// begin with '-'.
+// parse splits flags from positional arguments. As zkCli 3.8 (commons-cli's
+// DefaultParser), known flags count anywhere on the line ("get /a -s"); a
+// word that looks like a flag but is not one is an error before the first
+// argument and an argument after it, so data may begin with '-'.
 func parse(cmd *command, words []string) (*call, error) {
 	c := &call{flags: map[string]string{}}
-	i := 0
-	for ; i < len(words); i++ {
+	for i := 0; i < len(words); i++ {
 		w := words[i]
 		switch {
 		case contains(cmd.switches, w):
 			c.flags[w] = ""
-			continue
 		case contains(cmd.valued, w):
 			if i+1 >= len(words) {
 				return nil, usageError(cmd.usage)
 			}
 			c.flags[w] = words[i+1]
 			i++
-			continue
 		case strings.HasPrefix(w, "-") && len(w) > 1 && len(c.args) == 0 && !strings.HasPrefix(w, "-/"):
 			return nil, usageError(cmd.usage)
+		default:
+			c.args = append(c.args, w)
 		}
-		break
 	}
-	c.args = words[i:]
 	if len(c.args) < cmd.min || len(c.args) > cmd.max {
 		return nil, usageError(cmd.usage)
 	}
