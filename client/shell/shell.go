@@ -226,3 +226,8 @@ func split(line string) ([]string, error) {
 	}
 	return words, nil
 }
+
+// Split cuts a command line into words as the shell does (quotes group
+// words; adjacent quoted pieces make one word): for callers that build
+// command lines, such as mwzk-cli's one-shot mode.
+func Split(line string) ([]string, error) { return split(line) }

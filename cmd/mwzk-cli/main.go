@@ -91,16 +91,24 @@ func valueOf(args []string) string {
 }
 
 // quote rejoins arguments into one command line, quoting those the shell
-// would split ("set /a 'hello world'").
+// would split ("set /a 'hello world'"), also those holding both kinds of
+// quote.
 func quote(args []string) string {
 	out := make([]string, len(args))
 	for i, a := range args {
 		if a == "" || strings.ContainsAny(a, " \t'\"") {
-			q := "'"
-			if strings.Contains(a, "'") {
-				q = `"`
+			switch {
+			case !strings.Contains(a, "'"):
+				a = "'" + a + "'"
+			case !strings.Contains(a, `"`):
+				a = `"` + a + `"`
+			default:
+				// Both kinds: single-quote the pieces between the
+				// single quotes and write each of those as "'"; the
+				// shell's split joins adjacent quoted pieces into one
+				// word (x"y'z -> 'x"y'"'"'z').
+				a = "'" + strings.ReplaceAll(a, "'", `'"'"'`) + "'"
 			}
-			a = q + a + q
 		}
 		out[i] = a
 	}
