@@ -70,39 +70,19 @@ func (b *DoubleBarrier) Enter(ctx context.Context) error {
 }
 
 // Leave removes this process and blocks until every process has left;
-// the last one out takes the "ready" node down for the next round. The
-// round's "ready" node (known by its czxid) marks the round: once it is
-// gone or replaced, every process of this round has left, and Leave
-// returns even if processes of the next round have already entered (a
-// slow leaver must not count them as still inside: deadlock).
+// the last one out takes the "ready" node down for the next round.
 func (b *DoubleBarrier) Leave(ctx context.Context) error {
 	if err := b.zk.Delete(mwzookeeper.Join(b.dir, b.name), -1); err != nil && !errors.Is(err, mwzookeeper.ErrNoNode) {
 		return err
 	}
-	ready := mwzookeeper.Join(b.dir, readyName)
-	ok, st, err := b.zk.Exists(ready)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return nil // the last one out already took the round down
-	}
-	round := st.Czxid
 	for {
 		children, _, ch, err := b.zk.GetChildrenW(b.dir)
 		if err != nil {
 			return err
 		}
-		ok, st, err := b.zk.Exists(ready)
-		if err != nil {
-			return err
-		}
-		if !ok || st.Czxid != round {
-			return nil // our round is over; the next one may have begun
-		}
 		if len(without(children, readyName)) == 0 {
-			err := b.zk.Delete(ready, st.Version)
-			if errors.Is(err, mwzookeeper.ErrNoNode) || errors.Is(err, mwzookeeper.ErrBadVersion) {
+			err := b.zk.Delete(mwzookeeper.Join(b.dir, readyName), -1)
+			if errors.Is(err, mwzookeeper.ErrNoNode) {
 				err = nil
 			}
 			return err
