@@ -2,12 +2,15 @@ package recipes_test
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"zablab/client"
 	"zablab/client/internal/zktest"
 	"zablab/client/recipes"
+	"zablab/internal/realzk"
 	"zablab/internal/wait"
 )
 
@@ -41,14 +44,15 @@ func TestDoubleBarrierNextRoundStrandsSlowLeaver(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	watches0 := watchCount(srv.Addrs[0])
 	aLeft := make(chan error, 1)
 	go func() { aLeft <- a.Leave(ctx) }()
 	wait.For(t, "a's node gone (a waits in Leave)", 10*time.Second, func() bool {
 		ok, _, err := zB.Exists(dir + "/a")
 		return err == nil && !ok
 	})
-	time.Sleep(100 * time.Millisecond) // a sits on its child watch
-	px.cut(true)                       // a is slow: its connection stalls a moment
+	wait.For(t, "a on its child watch", 10*time.Second, func() bool { return watchCount(srv.Addrs[0]) > watches0 })
+	px.cut(true) // a is slow: its connection stalls a moment
 	if err := b.Leave(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -68,4 +72,16 @@ func TestDoubleBarrierNextRoundStrandsSlowLeaver(t *testing.T) {
 		t.Fatal("a never got out of round 1's Leave although every round-1 process had left: " +
 			"it counts b's round-2 node; b waits in Enter for a: deadlock")
 	}
+}
+
+// watchCount is the server's zk_watch_count (mntr), -1 if unknown.
+func watchCount(addr string) int {
+	for _, line := range strings.Split(realzk.FourLetter(addr, "mntr"), "\n") {
+		if v, ok := strings.CutPrefix(line, "zk_watch_count\t"); ok {
+			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+				return n
+			}
+		}
+	}
+	return -1
 }

@@ -81,7 +81,8 @@ func (p *replyDropProxy) accept() {
 		p.conns = append(p.conns, c, s)
 		p.mu.Unlock()
 		var mute atomic.Bool // server->client replies are dropped once set
-		go func() {          // client -> server, frame by frame
+		replied := make(chan struct{}, 1)
+		go func() { // client -> server, frame by frame
 			defer s.Close()
 			first := true
 			hdr := make([]byte, 4)
@@ -94,6 +95,15 @@ func (p *replyDropProxy) accept() {
 				if _, err := io.ReadFull(c, body); err != nil {
 					return
 				}
+				hit := false
+				if !first && len(body) >= 8 {
+					op := int32(binary.BigEndian.Uint32(body[4:8]))
+					hit = ((p.op.Load() == 0 && (op == 1 || op == 15)) || (p.op.Load() != 0 && op == p.op.Load())) &&
+						p.armed.CompareAndSwap(true, false)
+				}
+				if hit {
+					mute.Store(true) // before the request leaves: its reply must never pass
+				}
 				if _, err := s.Write(append(append([]byte{}, hdr...), body...)); err != nil {
 					return
 				}
@@ -101,20 +111,22 @@ func (p *replyDropProxy) accept() {
 					first = false
 					continue
 				}
-				if len(body) >= 8 {
-					op := int32(binary.BigEndian.Uint32(body[4:8]))
-					if ((p.op.Load() == 0 && (op == 1 || op == 15)) || (p.op.Load() != 0 && op == p.op.Load())) && p.armed.CompareAndSwap(true, false) {
-						mute.Store(true)
-						time.Sleep(300 * time.Millisecond) // the server applies it
-						p.fired.Add(1)
-						if p.blockAfter.Load() {
-							p.mu.Lock()
-							p.blocked = true
-							p.mu.Unlock()
-						}
-						c.Close()
-						return
+				if hit {
+					// The server has applied the request once its reply
+					// arrives (and is dropped); the deadline keeps a broken
+					// server from hanging the proxy.
+					select {
+					case <-replied:
+					case <-time.After(10 * time.Second):
 					}
+					p.fired.Add(1)
+					if p.blockAfter.Load() {
+						p.mu.Lock()
+						p.blocked = true
+						p.mu.Unlock()
+					}
+					c.Close()
+					return
 				}
 			}
 		}()
@@ -123,7 +135,12 @@ func (p *replyDropProxy) accept() {
 			buf := make([]byte, 32*1024)
 			for {
 				n, err := s.Read(buf)
-				if n > 0 && !mute.Load() {
+				if n > 0 && mute.Load() {
+					select {
+					case replied <- struct{}{}:
+					default:
+					}
+				} else if n > 0 {
 					if _, werr := c.Write(buf[:n]); werr != nil {
 						return
 					}
