@@ -46,22 +46,12 @@ func main() {
 }
 
 func run(args []string, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("mwzk-server", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	config := fs.String("config", "", "the peer's properties file (required)")
-	impl := fs.String("impl", defaultImpl(), "the Service to run: "+strings.Join(implNames(), "|"))
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	config, impl, code := parseFlags(args, stderr)
+	if code >= 0 {
+		return code
 	}
-	factory, ok := impls[*impl]
-	if *config == "" || !ok || fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "usage: mwzk-server --config peerN.properties [--impl %s]\n", strings.Join(implNames(), "|"))
-		return exitUsage
-	}
-	p, err := properties.LoadFile(*config)
+	factory := impls[impl]
+	p, err := properties.LoadFile(config)
 	if err != nil {
 		fmt.Fprintln(stderr, "mwzk-server:", err)
 		return exitUsage
@@ -88,7 +78,7 @@ func run(args []string, stderr io.Writer) int {
 		return exitFailed
 	}
 	id, _ := p.Get("myid")
-	log.WithField("peer", strings.TrimSpace(id)).WithField("impl", *impl).
+	log.WithField("peer", strings.TrimSpace(id)).WithField("impl", impl).
 		Infof("mwzk-server listening for clients on %s", srv.Addr())
 	sig := <-sigs
 	log.WithField("signal", sig.String()).Info("stopping")
@@ -97,6 +87,41 @@ func run(args []string, stderr io.Writer) int {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// parseFlags reads the command line. A code of 0 or more means: exit with
+// it now (help, or a usage error already printed with the usage).
+func parseFlags(args []string, stderr io.Writer) (config, impl string, code int) {
+	fs := pflag.NewFlagSet("mwzk-server", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are printed once, below, with the usage
+	fs.StringVar(&config, "config", "", "the peer's properties file (required)")
+	fs.StringVar(&impl, "impl", defaultImpl(), "the Service to run: "+strings.Join(implNames(), " or "))
+	usage := func() {
+		fmt.Fprintf(stderr, "usage: mwzk-server --config peerN.properties [--impl %s]\n\nFlags:\n%s",
+			strings.Join(implNames(), "|"), fs.FlagUsages())
+	}
+	fail := func(format string, a ...any) (string, string, int) {
+		fmt.Fprintf(stderr, "mwzk-server: "+format+"\n", a...)
+		usage()
+		return "", "", exitUsage
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			usage()
+			return "", "", exitOK
+		}
+		return fail("%v", err)
+	}
+	if _, ok := impls[impl]; !ok {
+		return fail("--impl %q: want one of %s", impl, strings.Join(implNames(), ", "))
+	}
+	if fs.NArg() > 0 {
+		return fail("unexpected argument %q (the peer's file goes after --config)", fs.Arg(0))
+	}
+	if config == "" {
+		return fail("--config is required: the peer's properties file")
+	}
+	return config, impl, -1
 }
 
 func implNames() []string {

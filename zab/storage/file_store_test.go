@@ -32,14 +32,14 @@ func TestOpenFileStoreCreatesFolders(t *testing.T) {
 	if err := s.Persist(rd); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Log.Close(); err != nil {
+	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	s, err = OpenFileStore(logDir, snapDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Log.Close()
+	defer s.Close()
 	r, snap, err := s.Restore()
 	if err != nil || snap != nil {
 		t.Fatalf("Restore = %v, %v", snap, err)

@@ -50,10 +50,15 @@ type Store struct {
 	Log       Log
 	Stable    Stable
 	Snapshots Snapshots
+
+	locks []*dirLock // the data folders' locks (OpenFileStore); released by Close
 }
 
-// Close closes the log.
-func (s *Store) Close() error { return s.Log.Close() }
+// Close closes the log and releases the data folders' locks.
+func (s *Store) Close() error {
+	err := s.Log.Close()
+	return errors.Join(err, unlockAll(s.locks))
+}
 
 // Warnings says what opening the store repaired or skipped: a torn log tail
 // cut, a damaged snapshot passed over. The runtime logs them; nothing is
