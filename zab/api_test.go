@@ -17,7 +17,7 @@ func TestUnknownKeyIsWarnedWithFileAndLine(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "peer.properties")
 	logFile := filepath.Join(dir, "peer.log")
-	text := "dataLogDir=d\nsynclimit5=5\nclientPort=2181\nlog.file=" + logFile + "\n"
+	text := "dataLogDir=d\nappSetting=5\nclientPort=2181\nlog.file=" + logFile + "\n"
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -39,16 +39,16 @@ func TestUnknownKeyIsWarnedWithFileAndLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), "peer.properties:2") || !strings.Contains(string(b), "synclimit5") {
-		t.Fatalf("no warning naming synclimit5 at peer.properties:2 in the log:\n%s", b)
+	if !strings.Contains(string(b), "peer.properties:2") || !strings.Contains(string(b), "appSetting") {
+		t.Fatalf("no warning naming appSetting at peer.properties:2 in the log:\n%s", b)
 	}
 	if strings.Contains(string(b), "clientPort") {
 		t.Fatalf("clientPort, a service key, was warned about:\n%s", b)
 	}
-	if err := CheckKeys(p, "synclimit5"); err != nil {
+	if err := CheckKeys(p, "appSetting"); err != nil {
 		t.Fatalf("CheckKeys with the extra key: %v", err)
 	}
-	if ws := UnknownKeys(p, "synclimit5"); len(ws) != 0 {
+	if ws := UnknownKeys(p, "appSetting"); len(ws) != 0 {
 		t.Fatalf("UnknownKeys with the extra key: %v", ws)
 	}
 }

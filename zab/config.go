@@ -124,6 +124,8 @@ func (c *Config) readIdentity(p *properties.Properties, single bool) error {
 	def := 0
 	if single {
 		def = 1
+	} else if _, ok := p.Get("myid"); !ok {
+		return p.Errorf("myid", ErrConfig, "missing: every peer of an ensemble needs its id (a positive number matching one of its peer<i> keys)")
 	}
 	id, err := p.Int("myid", def)
 	if err != nil {

@@ -23,17 +23,23 @@ var KnownKeys = []string{
 
 // CheckKeys returns an error wrapping ErrConfig, naming file, line and key,
 // for the first key of p that differs from a known one (KnownKeys, extra,
-// peer<i>, the logging keys) only in case: "ticktime=100" would otherwise be ignored
-// and the default used. Unknown keys are no error; see UnknownKeys.
+// peer<i>, the logging keys) only in case or by one or two edits
+// (nearKey): "ticktime=100" or "tickTme=100" would otherwise be ignored and
+// the default used, 20 times slower. Other unknown keys are no error; see
+// UnknownKeys.
 func CheckKeys(p *properties.Properties, extra ...string) error {
 	for _, k := range p.Keys() {
 		if known(k, extra) {
 			continue
 		}
-		for _, want := range slices.Concat(KnownKeys, logKeys, extra) {
+		all := slices.Concat(KnownKeys, logKeys, extra)
+		for _, want := range all {
 			if strings.EqualFold(k, want) {
 				return p.Errorf(k, ErrConfig, "unknown key; did you mean %q? (keys are case-sensitive)", want)
 			}
+		}
+		if want, ok := nearKey(k, all); ok {
+			return p.Errorf(k, ErrConfig, "unknown key; did you mean %q?", want)
 		}
 		if l := strings.ToLower(k); strings.HasPrefix(l, "peer") && !strings.HasPrefix(k, "peer") ||
 			strings.HasPrefix(l, "log.") && !strings.HasPrefix(k, "log.") {

@@ -149,7 +149,7 @@ func (n *node) buildCore(restored core.Restored) error {
 	voters, observers := n.cfg.ids()
 	c, err := core.New(core.Config{
 		ID: n.cfg.ID, Incarnation: n.inc, Voters: voters, Observers: observers,
-		InitLimit: n.cfg.InitLimit, SyncLimit: n.cfg.SyncLimit,
+		InitLimit: n.cfg.InitLimit, SyncLimit: n.cfg.SyncLimit, TickTime: n.cfg.TickTime,
 		Rand:      mrand.New(mrand.NewPCG(binary.LittleEndian.Uint64(seed[:]), binary.LittleEndian.Uint64(seed[8:]))),
 		Snapshots: n.store, Logger: n.cfg.Logger,
 	}, restored)

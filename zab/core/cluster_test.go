@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/sirupsen/logrus"
 
 	"zablab/zab/core"
 	"zablab/zab/storage"
@@ -27,6 +30,8 @@ type cluster struct {
 	maxCtr  uint32
 	nextVal uint64
 	onSend  func(core.Message) // sees every message sent, when set
+	logger  logrus.FieldLogger // the nodes' logger, when set
+	tickLen time.Duration      // the nodes' TickTime, for log lines
 }
 
 type node struct {
@@ -76,7 +81,8 @@ func (cl *cluster) start(ids ...uint64) {
 			n.app = decodeApp(cl.t, snap.Data)
 		}
 		cfg := core.Config{ID: id, Voters: cl.voters, Observers: cl.obs, InitLimit: 10, SyncLimit: 5,
-			MaxCounter: cl.maxCtr, Rand: rand.New(rand.NewPCG(id, uint64(len(cl.trace)))), Snapshots: n.store}
+			MaxCounter: cl.maxCtr, Rand: rand.New(rand.NewPCG(id, uint64(len(cl.trace)))), Snapshots: n.store,
+			Logger: cl.logger, TickTime: cl.tickLen}
 		if n.c, err = core.New(cfg, restored); err != nil {
 			cl.t.Fatalf("node %d: %v", id, err)
 		}

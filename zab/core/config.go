@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"time"
 
 	"github.com/sirupsen/logrus"
 )
@@ -21,6 +22,9 @@ type Config struct {
 
 	InitLimit int // ticks a new leader and its followers have to finish discovery and synchronization
 	SyncLimit int // ticks without hearing from the other side before a link counts as dead
+	// TickTime is a tick's length, only to say durations in log lines
+	// (zero: they are counted in ticks). The core has no clock of its own.
+	TickTime time.Duration
 
 	// Incarnation names this run of the peer; it goes into every Entry the
 	// peer proposes, so (ID, Incarnation, seq) never repeats across

@@ -48,6 +48,7 @@ type Core struct {
 	toldLeader uint64
 
 	el  electionState
+	nq  quorumWatch
 	fol followerState
 	ld  leaderState
 
@@ -106,6 +107,7 @@ func (c *Core) isVoter(id uint64) bool { return c.voters[id] }
 func (c *Core) Tick(now int64) {
 	c.clock(now)
 	c.ticks++
+	c.watchTick()
 	switch c.role {
 	case Looking:
 		c.tickElection()
@@ -121,6 +123,9 @@ func (c *Core) Step(m Message, now int64) {
 	c.clock(now)
 	if m.To != c.cfg.ID || m.From == c.cfg.ID {
 		return
+	}
+	if m.Type != MsgPeerLost {
+		c.watchHeard(m.From)
 	}
 	switch m.Type {
 	case MsgVote:

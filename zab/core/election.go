@@ -33,7 +33,11 @@ func (c *Core) becomeLooking(why string) {
 		c.el.votes[c.cfg.ID] = c.el.vote
 	}
 	c.tell(Looking, 0)
-	c.logger().WithField("from", prev).Infof("becoming LOOKING: %s", why)
+	if c.lookingStarted() {
+		c.logger().WithField("from", prev).Infof("becoming LOOKING: %s", why)
+	} else { // another round of the same stretch: the summary says it
+		c.logger().WithField("from", prev).Debugf("becoming LOOKING: %s", why)
+	}
 	c.broadcastVote()
 	c.checkQuorum() // a lone voter is its own quorum
 }

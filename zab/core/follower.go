@@ -93,6 +93,7 @@ func (c *Core) enterBroadcast() {
 	c.fol.needAck = true
 	c.tell(Following, c.leader)
 	c.logger().WithField("leader", c.leader).Infof("becoming FOLLOWING %d", c.leader)
+	c.quorumBack()
 }
 
 // flushFollower sends one cumulative ACK for everything the log holds.

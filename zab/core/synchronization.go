@@ -160,6 +160,7 @@ func (c *Core) activate() {
 	}
 	c.tell(Leading, c.cfg.ID)
 	c.logger().Infof("becoming LEADING epoch %d", c.ld.epoch)
+	c.quorumBack()
 }
 
 // anomaly gives up a sync that contradicts this peer's history. In a correct
