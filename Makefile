@@ -32,8 +32,8 @@ fmt-check:
 vet:
 	$(GO) vet $(PKGS)
 
-clean: ## remove build output and peer data folders
-	rm -rf bin data testdata/data
+clean: ## remove what the targets write: bin/, peers' data, grades, the handout
+	rm -rf bin data testdata/data handout grades grade.json grade-A5.*.json
 
 properties-golden: ## regenerate properties/testdata goldens with java.util.Properties (needs a JDK)
 	cd properties/testdata/gen && javac -d . GoldenGen.java && java -cp . GoldenGen ..

@@ -2,15 +2,10 @@ package main
 
 import (
 	"bufio"
-	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"strings"
-	"time"
 )
 
 // event is one line of go test -json (test2json).
@@ -26,58 +21,36 @@ type outcome struct {
 	lines  []string // its output
 }
 
-// run is one go test run of the suite.
+// run is one run of the suite's test binary.
 type run struct {
-	tests   map[string]*outcome // by "A5.2/ReadYourWrites"
-	other   []string            // output not inside a test: build errors, panics
-	exitErr error
+	tests    map[string]*outcome // go test's events, by "A5.2/ReadYourWrites"
+	sealed   map[string]sealedResult
+	manifest []manifestTest // what the suite said it would run
+	problems []string       // the result channel's complaints: unsigned, missing, extra results
+	other    []string       // output not inside a test: panics, timeouts
+	exitErr  error
+	timedOut bool
+}
+
+// sealedResult is a signed result, and how many times it came.
+type sealedResult struct {
+	status string
+	seed   int64
+	count  int
+}
+
+// manifestTest is one test the suite announced.
+type manifestTest struct {
+	Part, Name string
+	Points     int
+	Extra      bool
 }
 
 // suitePrefix is the top-level test every conformance test runs under.
 const suitePrefix = "TestConformance/"
 
-// goTest runs the suite once: go test -json in root, on pkg, for part
-// ("" means all parts), with MWZK_GRADE=1 and, if set, an overlay.
-func goTest(root, pkg, part, overlay string, timeout time.Duration, log io.Writer) (*run, error) {
-	pattern := "TestConformance/"
-	if part != "" {
-		pattern += "^" + strings.ReplaceAll(part, ".", `\.`) + "$/"
-	}
-	args := []string{"test", "-json", "-count=1", "-timeout", timeout.String(), "-run", pattern}
-	if overlay != "" {
-		args = append(args, "-overlay", overlay)
-	}
-	args = append(args, pkg)
-	cmd := exec.Command("go", args...)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "MWZK_GRADE=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(log, "mwzk-grade: go %s\n", strings.Join(args, " "))
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("mwzk-grade: start go test: %w", err)
-	}
-	r := parseEvents(stdout)
-	r.exitErr = cmd.Wait()
-	for _, l := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
-		if l != "" {
-			r.other = append(r.other, l)
-		}
-	}
-	var ee *exec.ExitError
-	if r.exitErr != nil && !errors.As(r.exitErr, &ee) {
-		return nil, fmt.Errorf("mwzk-grade: go test: %w", r.exitErr)
-	}
-	return r, nil
-}
-
-// parseEvents reads go test -json output.
-func parseEvents(rd io.Reader) *run {
-	r := &run{tests: map[string]*outcome{}}
+// parseEvents reads go test -json output (from test2json).
+func parseEvents(rd io.Reader, r *run) {
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
@@ -88,7 +61,7 @@ func parseEvents(rd io.Reader) *run {
 		}
 		name, ok := strings.CutPrefix(e.Test, suitePrefix)
 		if !ok || strings.Count(name, "/") != 1 {
-			if (e.Action == "output" || e.Action == "build-output") && e.Test == "" {
+			if e.Action == "output" && e.Test == "" {
 				r.other = append(r.other, strings.TrimRight(e.Output, "\n"))
 			}
 			continue
@@ -105,7 +78,6 @@ func parseEvents(rd io.Reader) *run {
 			o.status = e.Action
 		}
 	}
-	return r
 }
 
 // failureLines picks the lines of a test's output that say what broke:
@@ -124,3 +96,6 @@ func failureLines(lines []string, max int) []string {
 	}
 	return out
 }
+
+// errTimeout is a submission that did not finish in its time.
+var errTimeout = context.DeadlineExceeded

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -15,30 +19,33 @@ import (
 
 // options are mwzk-grade's flags.
 type options struct {
-	impl    string // assignment or solution
-	repeat  int
-	part    string
-	json    string
-	overlay string
-	variant string
-	timeout time.Duration
-	list    bool
+	impl        string // assignment or solution: the checkout's folder graded without --submission
+	submission  string // an archive, folder or git repository
+	ref         string // the commit of a git submission
+	submissions string // a folder of submissions (batch)
+	out         string // the batch's output folder
+	jobs        int
+	repeat      int
+	part        string
+	json        string
+	variant     string
+	extra       string
+	replay      string
+	timeout     time.Duration // per submission, every run together
+	list        bool
+
+	seeds []map[string]int64 // per run (replay)
+	ports string             // MWZK_PORTS for the suite
 }
 
-// implDirs are the packages --impl names.
-var implDirs = map[string]string{
-	"assignment": "./assignments/aufgabe5/",
-	"solution":   "./solutions/aufgabe5/",
-}
-
-// errUsage is a bad command line; errNoRun a suite that did not run.
-var (
-	errUsage = errors.New("usage")
-	errNoRun = errors.New("the tests did not run")
-)
+// errUsage is a bad command line.
+var errUsage = errors.New("usage")
 
 func main() {
-	if err := mainErr(os.Args[1:], os.Stdout); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := mainErr(ctx, os.Args[1:], os.Stdout)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "mwzk-grade:", err)
 		if errors.Is(err, errUsage) {
 			os.Exit(2)
@@ -47,25 +54,44 @@ func main() {
 	}
 }
 
-func mainErr(args []string, stdout io.Writer) error {
-	var o options
+func newFlags(o *options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("mwzk-grade", pflag.ContinueOnError)
-	fs.StringVar(&o.impl, "impl", "assignment", "what to grade: assignment (assignments/aufgabe5) or solution (solutions/aufgabe5)")
+	fs.StringVar(&o.impl, "impl", "assignment", "without --submission, grade the checkout's assignments/aufgabe5 (assignment) or solutions/aufgabe5 (solution)")
+	fs.StringVar(&o.submission, "submission", "", "grade one submission: a .tar.gz/.tgz/.zip archive, a folder or a git repository")
+	fs.StringVar(&o.ref, "ref", "", "the commit, branch or tag of a git --submission (default HEAD)")
+	fs.StringVar(&o.submissions, "submissions", "", "grade every entry of this folder (archives, folders, git repositories) and write a gradebook")
+	fs.StringVar(&o.out, "out", "grades", "with --submissions: the output folder (gradebook.csv, one folder per submission)")
+	fs.IntVarP(&o.jobs, "jobs", "j", 1, "with --submissions: grade this many submissions at once")
 	fs.IntVar(&o.repeat, "repeat", 1, "run the suite N times; a test that fails in any run earns nothing")
-	fs.StringVar(&o.part, "part", "", "grade only this part, e.g. A5.2")
-	fs.StringVar(&o.json, "json", "grade.json", "write the grade as JSON to this file (\"\" for none)")
-	fs.StringVar(&o.overlay, "overlay", "", "a go build -overlay file to grade with")
-	fs.StringVar(&o.variant, "variant", "", "grade a known-bad variant of the solution: a diff under solutions/variants/")
-	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "go test -timeout of one run")
+	fs.StringVar(&o.part, "part", "", "grade only this part, e.g. A5.2 (any case)")
+	fs.StringVar(&o.json, "json", "", "write the grade as JSON here (default grade.json, grade-A5.2.json with --part; \"-\" for none)")
+	fs.StringVar(&o.variant, "variant", "", "grade a known-bad variant of the reference: a diff under solutions/variants/")
+	fs.StringVar(&o.extra, "extra", "", "a folder of hidden tests (package conformance, build tag mwzk_extra) graded with the suite")
+	fs.StringVar(&o.replay, "replay", "", "grade again exactly as this grade.json says and tell whether the result matches")
+	fs.DurationVar(&o.timeout, "timeout", 15*time.Minute, "time for one submission, all its runs (default 15m per run with --repeat)")
 	fs.BoolVar(&o.list, "list", false, "list the parts and tests with their points, and run nothing")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "mwzk-grade grades an MWZooKeeper Service with the conformance suite.\n\nUsage:\n  mwzk-grade [flags]\n\nFlags:\n%s", fs.FlagUsages())
+		fmt.Fprintf(fs.Output(), "mwzk-grade grades MWZooKeeper Services with the conformance suite.\n\nUsage:\n"+
+			"  mwzk-grade [--impl assignment|solution] [--part A5.2] [--repeat N]   the checkout's own code\n"+
+			"  mwzk-grade --submission PATH [--ref REF]                            one hand-in\n"+
+			"  mwzk-grade --submissions DIR [--out OUT] [-j N]                     a class\n"+
+			"  mwzk-grade --replay grade.json                                      a grading again\n\nFlags:\n%s", fs.FlagUsages())
 	}
+	return fs
+}
+
+func mainErr(ctx context.Context, args []string, stdout io.Writer) error {
+	var o options
+	fs := newFlags(&o)
+	fs.SetOutput(stdout)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil
 		}
-		return fmt.Errorf("%w: %w", errUsage, err)
+		return fmt.Errorf("%w: %w (mwzk-grade --help lists the flags)", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	if o.list {
 		printTests(stdout)
@@ -74,6 +100,9 @@ func mainErr(args []string, stdout io.Writer) error {
 	if o.variant != "" && !fs.Changed("impl") {
 		o.impl = "solution"
 	}
+	if o.repeat > 1 && !fs.Changed("timeout") {
+		o.timeout *= time.Duration(o.repeat)
+	}
 	if err := o.check(); err != nil {
 		return err
 	}
@@ -81,18 +110,13 @@ func mainErr(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep, err := grade(root, o, stdout)
-	if err != nil {
-		return err
+	switch {
+	case o.replay != "":
+		return replay(ctx, root, o, stdout)
+	case o.submissions != "":
+		return gradeBatch(ctx, root, o, stdout)
 	}
-	printReport(stdout, rep)
-	if o.json != "" {
-		if err := writeJSON(rep, o.json); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "\nwrote %s\n", o.json)
-	}
-	return nil
+	return gradeOne(ctx, root, o, stdout)
 }
 
 func (o *options) check() error {
@@ -102,9 +126,19 @@ func (o *options) check() error {
 	if o.repeat < 1 {
 		return fmt.Errorf("%w: --repeat %d: want at least 1", errUsage, o.repeat)
 	}
+	if o.jobs < 1 {
+		return fmt.Errorf("%w: -j %d: want at least 1", errUsage, o.jobs)
+	}
+	if o.submission != "" && o.submissions != "" {
+		return fmt.Errorf("%w: --submission and --submissions: one or the other", errUsage)
+	}
+	if o.ref != "" && o.submission == "" {
+		return fmt.Errorf("%w: --ref %s needs --submission (a git repository)", errUsage, o.ref)
+	}
 	if o.part != "" {
 		for _, p := range conformance.Parts() {
-			if p.ID == o.part {
+			if strings.EqualFold(p.ID, o.part) {
+				o.part = p.ID
 				return nil
 			}
 		}
@@ -113,40 +147,55 @@ func (o *options) check() error {
 	return nil
 }
 
-// grade runs the suite o.repeat times and scores it. Progress goes to log.
-func grade(root string, o options, log io.Writer) (Report, error) {
-	overlay := o.overlay
-	if o.variant != "" {
-		v, err := loadVariant(o.variant)
-		if err != nil {
-			return Report{}, err
+// gradeOne grades the checkout's own code or one --submission, prints the
+// report and writes grade.json. A refused submission, one that does not
+// compile or does not finish is an error (exit 1) after its report.
+func gradeOne(ctx context.Context, root string, o options, stdout io.Writer) error {
+	var sub *submission
+	var err error
+	if o.submission != "" {
+		sub, err = loadSubmission(o.submission, o.ref)
+	} else {
+		sub, err = checkoutSubmission(root, o)
+	}
+	if err != nil {
+		if errors.Is(err, errRefused) {
+			return fmt.Errorf("refused: %s", strings.TrimPrefix(err.Error(), errRefused.Error()+": "))
 		}
-		dir, err := os.MkdirTemp("", "mwzk-grade-")
-		if err != nil {
-			return Report{}, err
-		}
-		defer os.RemoveAll(dir)
-		if overlay, err = v.overlay(root, dir); err != nil {
-			return Report{}, err
-		}
-		if o.overlay != "" {
-			if overlay, err = mergeOverlay(dir, overlay, o.overlay); err != nil {
-				return Report{}, err
+		return err
+	}
+	fmt.Fprintf(stdout, "mwzk-grade: grading %s (%d files) in a fresh copy of the grader's tree …\n", sub.Name, len(sub.Files))
+	rep, gerr := gradeSubmission(ctx, root, o, sub, stdout)
+	if rep != nil && (gerr == nil || rep.Status != "") {
+		printReport(stdout, rep)
+		if file := o.jsonFile(); file != "" {
+			if err := writeJSON(rep, file); err != nil {
+				return err
 			}
+			fmt.Fprintf(stdout, "\nwrote %s\n", file)
 		}
-		fmt.Fprintf(log, "mwzk-grade: variant %s: %s (must lose %v)\n", o.variant, v.about, v.loses)
 	}
-	var runs []*run
-	for k := 0; k < o.repeat; k++ {
-		r, err := goTest(root, implDirs[o.impl], o.part, overlay, o.timeout, log)
-		if err != nil {
-			return Report{}, err
-		}
-		runs = append(runs, r)
+	switch {
+	case gerr == nil:
+		return nil
+	case rep == nil || rep.Status == "":
+		return gerr
 	}
-	rep := score(runs, o.part)
-	rep.Impl, rep.Package, rep.Variant = o.impl, implDirs[o.impl], o.variant
-	return rep, nil
+	return fmt.Errorf("%s: %s", sub.Name, rep.Status)
+}
+
+// jsonFile is where a single grading's JSON goes: --json, else grade.json,
+// or grade-A5.2.json for one part, so a part's run keeps the whole grade.
+func (o *options) jsonFile() string {
+	switch {
+	case o.json == "-":
+		return ""
+	case o.json != "":
+		return o.json
+	case o.part != "":
+		return "grade-" + o.part + ".json"
+	}
+	return "grade.json"
 }
 
 // moduleRoot is the folder of the go.mod above the working directory.

@@ -8,37 +8,64 @@ import (
 	"zablab/mwzookeeper/conformance"
 )
 
-// printReport prints the points per part and, for each failing test, its
-// first failure lines.
-func printReport(w io.Writer, rep Report) {
+// printReport prints a grade: what was graded, why it was not (refused,
+// does not compile) first, then points per part and each failing test
+// with its first failure lines.
+func printReport(w io.Writer, rep *Report) {
 	runs := "1 run"
 	if rep.Repeat > 1 {
 		runs = fmt.Sprintf("%d runs; a test must pass in every run", rep.Repeat)
 	}
-	what := rep.Package
-	if rep.Variant != "" {
-		what += " with variant " + rep.Variant
+	fmt.Fprintf(w, "\nMWZooKeeper grade of %s (%s)\n", rep.Submission, runs)
+	switch rep.Status {
+	case "refused":
+		fmt.Fprintf(w, "\nREFUSED: nothing was run.\n")
+		for _, p := range rep.Problems {
+			for _, l := range strings.Split(p, "; ") {
+				fmt.Fprintf(w, "    %s\n", l)
+			}
+		}
+		return
+	case "compile-error":
+		fmt.Fprintf(w, "\nDOES NOT COMPILE: no test was run. The compiler says:\n")
+		for _, l := range rep.Compile {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+	case "timeout":
+		fmt.Fprintf(w, "\nTIMEOUT: grading was stopped after its time; unfinished tests earn nothing.\n")
 	}
-	fmt.Fprintf(w, "\nMWZooKeeper grade of %s (%s)\n\n", what, runs)
-	fmt.Fprintf(w, "  %-5s %7s   %s\n", "part", "points", "title")
+	fmt.Fprintf(w, "\n  %-5s %9s   %s\n", "part", "points", "title")
 	for _, p := range rep.Parts {
-		fmt.Fprintf(w, "  %-5s %3d / %-3d %s\n", p.ID, p.Score.Earned, p.Score.Possible, p.Title)
+		fmt.Fprintf(w, "  %-5s %3d / %-3d   %s\n", p.ID, p.Score.Earned, p.Score.Possible, p.Title)
 	}
 	fmt.Fprintf(w, "\n  required parts: %d / %d points", rep.Required.Earned, rep.Required.Possible)
 	if rep.Bonus.Possible > 0 {
 		fmt.Fprintf(w, "; bonus: %d / %d", rep.Bonus.Earned, rep.Bonus.Possible)
 	}
 	fmt.Fprintln(w)
-	printFailures(w, rep)
+	if rep.Status != "compile-error" {
+		printFailures(w, rep)
+	}
 	if len(rep.Problems) > 0 {
-		fmt.Fprintf(w, "\nOutput outside the tests (build errors, panics, timeouts):\n")
+		fmt.Fprintf(w, "\nProblems outside the tests (panics, timeouts, the result channel):\n")
 		for _, l := range rep.Problems {
 			fmt.Fprintf(w, "    %s\n", l)
 		}
 	}
+	if len(rep.Ignored) > 0 {
+		fmt.Fprintf(w, "\nIgnored (only %s*.go is graded, with the grader's own tests): %d file(s)\n", gradedDir, len(rep.Ignored))
+		for i, l := range rep.Ignored {
+			if i == 10 {
+				fmt.Fprintf(w, "    … and %d more (grade.json lists all)\n", len(rep.Ignored)-10)
+				break
+			}
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+	}
+	fmt.Fprintf(w, "\nGraded files sha256 %s; grader %s; %s; %s\n", rep.SHA256, rep.Grader, rep.GoVersion, rep.Date)
 }
 
-func printFailures(w io.Writer, rep Report) {
+func printFailures(w io.Writer, rep *Report) {
 	header := false
 	for _, p := range rep.Parts {
 		for _, t := range p.Tests {
@@ -49,7 +76,11 @@ func printFailures(w io.Writer, rep Report) {
 				fmt.Fprintf(w, "\nTests without points:\n")
 				header = true
 			}
-			fmt.Fprintf(w, "\n  %s/%s (%s): %s", p.ID, t.Name, plural(t.Points, "point"), t.Status)
+			hidden := ""
+			if t.Extra {
+				hidden = ", hidden test"
+			}
+			fmt.Fprintf(w, "\n  %s/%s (%s%s): %s", p.ID, t.Name, plural(t.Points, "point"), hidden, t.Status)
 			if t.Runs > 1 {
 				fmt.Fprintf(w, ", passed %d of %d runs", t.Passes, t.Runs)
 			}

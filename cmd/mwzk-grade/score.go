@@ -2,22 +2,43 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 
 	"zablab/mwzookeeper/conformance"
 )
 
-// Report is the grade, as printed and as written to grade.json.
+// Report is the grade, as printed and as written to grade.json. It holds
+// everything needed to grade the same code the same way again
+// (mwzk-grade --replay).
 type Report struct {
-	Impl     string      `json:"impl"`              // "assignment" or "solution"
-	Package  string      `json:"package"`           // ./assignments/aufgabe5/
-	Variant  string      `json:"variant,omitempty"` // a known-bad variant's file
-	Repeat   int         `json:"repeat"`
+	Submission string   `json:"submission"`        // its name
+	Origin     string   `json:"origin,omitempty"`  // the archive, folder or repository graded
+	Ref        string   `json:"ref,omitempty"`     // the commit graded, for a repository
+	Impl       string   `json:"impl,omitempty"`    // without a submission: assignment or solution
+	Variant    string   `json:"variant,omitempty"` // a known-bad variant's file
+	Extra      string   `json:"extra,omitempty"`   // the folder of hidden tests
+	Status     string   `json:"status"`            // graded, compile-error, refused, timeout
+	SHA256     string   `json:"sha256,omitempty"`  // of the graded files (submission.sha256)
+	Files      []string `json:"files,omitempty"`   // the graded files
+	Ignored    []string `json:"ignored,omitempty"` // what came with the submission and was not used
+
+	Grader     string  `json:"grader"`      // the grader's commit, "dirty" or "unknown"
+	GraderTree string  `json:"grader_tree"` // sha256 of the grader's files used
+	GoVersion  string  `json:"go_version"`
+	Date       string  `json:"date"` // RFC 3339
+	Seconds    float64 `json:"seconds"`
+
+	Part   string             `json:"part,omitempty"` // only this part was graded
+	Repeat int                `json:"repeat"`
+	Seeds  []map[string]int64 `json:"seeds,omitempty"` // per run, per randomized test
+
 	Required Score       `json:"required"` // A5.1-A5.4
 	Bonus    Score       `json:"bonus"`    // the optional parts
 	Parts    []PartGrade `json:"parts"`
-	Problems []string    `json:"problems,omitempty"` // output outside any test: build errors, panics, timeouts
+	Compile  []string    `json:"compile_errors,omitempty"`
+	Problems []string    `json:"problems,omitempty"` // output outside any test, result channel problems
 }
 
 // Score is earned of possible points.
@@ -39,6 +60,7 @@ type PartGrade struct {
 // passed in every run.
 type TestGrade struct {
 	Name    string   `json:"name"`
+	Extra   bool     `json:"extra,omitempty"` // a hidden test
 	Points  int      `json:"points"`
 	Earned  int      `json:"earned"`
 	Passes  int      `json:"passes"`
@@ -51,22 +73,27 @@ type TestGrade struct {
 // report keeps.
 const failureLineCount = 6
 
-// score grades the runs against the suite's parts and tests; part limits
-// the parts graded ("" for all).
-func score(runs []*run, part string) Report {
-	var rep Report
-	rep.Repeat = len(runs)
+// score grades the runs; part limits the parts graded ("" for all). The
+// tests are those the suite announced (hidden ones included); without any
+// run, the grader's own list.
+func score(rep *Report, runs []*run, part string) {
+	tests := manifestOf(runs)
+	rep.Parts, rep.Required, rep.Bonus = nil, Score{}, Score{}
 	for _, p := range conformance.Parts() {
 		if part != "" && p.ID != part {
 			continue
 		}
 		pg := PartGrade{ID: p.ID, Title: p.Title, Optional: p.Optional, Score: Score{Possible: p.Points}}
-		for _, t := range conformance.Tests() {
-			if t.Part == p.ID {
-				tg := gradeTest(runs, t)
-				pg.Score.Earned += tg.Earned
-				pg.Tests = append(pg.Tests, tg)
+		for _, t := range tests {
+			if t.Part != p.ID {
+				continue
 			}
+			tg := gradeTest(runs, t)
+			pg.Score.Earned += tg.Earned
+			if t.Extra {
+				pg.Score.Possible += t.Points
+			}
+			pg.Tests = append(pg.Tests, tg)
 		}
 		total := &rep.Required
 		if p.Optional {
@@ -76,33 +103,53 @@ func score(runs []*run, part string) Report {
 		total.Possible += pg.Score.Possible
 		rep.Parts = append(rep.Parts, pg)
 	}
-	for _, r := range runs {
-		rep.Problems = append(rep.Problems, problems(r)...)
+	for k, r := range runs {
+		prefix := ""
+		if len(runs) > 1 {
+			prefix = fmt.Sprintf("run %d: ", k+1)
+		}
+		for _, p := range append(r.problems, otherProblems(r)...) {
+			rep.Problems = append(rep.Problems, prefix+p)
+		}
 	}
-	return rep
+}
+
+// manifestOf is the suite's own list from the first run that sent one,
+// else the grader's.
+func manifestOf(runs []*run) []manifestTest {
+	for _, r := range runs {
+		if r.manifest != nil {
+			return r.manifest
+		}
+	}
+	var out []manifestTest
+	for _, t := range conformance.Tests() {
+		out = append(out, manifestTest{t.Part, t.Name, t.Points, t.Extra})
+	}
+	return out
 }
 
 // gradeTest folds the runs of one test.
-func gradeTest(runs []*run, t conformance.Test) TestGrade {
-	tg := TestGrade{Name: t.Name, Points: t.Points, Runs: len(runs)}
+func gradeTest(runs []*run, t manifestTest) TestGrade {
+	tg := TestGrade{Name: t.Name, Extra: t.Extra, Points: t.Points, Runs: len(runs)}
+	name := t.Part + "/" + t.Name
 	status := ""
 	for _, r := range runs {
-		o := r.tests[t.Part+"/"+t.Name]
-		switch {
-		case o == nil:
-			status = worse(status, "not finished")
-		case o.status == "pass":
+		o := r.tests[name]
+		if r.credited(name) {
 			tg.Passes++
-		case o.status == "":
+			continue
+		}
+		switch {
+		case o == nil || o.status == "" || o.status == "pass":
+			// No event, or a pass without a signed pass: it did not
+			// finish as far as the grade knows.
 			status = worse(status, "not finished")
-			if tg.Failure == nil {
-				tg.Failure = failureLines(o.lines, failureLineCount)
-			}
 		default:
 			status = worse(status, o.status)
-			if tg.Failure == nil {
-				tg.Failure = failureLines(o.lines, failureLineCount)
-			}
+		}
+		if tg.Failure == nil && o != nil {
+			tg.Failure = failureLines(o.lines, failureLineCount)
 		}
 	}
 	switch {
@@ -110,6 +157,8 @@ func gradeTest(runs []*run, t conformance.Test) TestGrade {
 		tg.Status, tg.Earned = "pass", t.Points
 	case tg.Passes > 0:
 		tg.Status = "flaky"
+	case status == "":
+		tg.Status = "not run"
 	default:
 		tg.Status = status
 	}
@@ -125,13 +174,16 @@ func worse(a, b string) string {
 	return a
 }
 
-// problems are the lines of a run outside every test that explain a run
-// that did not finish (build failure, panic, timeout).
-func problems(r *run) []string {
+// otherProblems are the lines of a run outside every test that explain a
+// run that did not finish (panic, timeout).
+func otherProblems(r *run) []string {
 	if r.exitErr == nil {
 		return nil
 	}
 	var out []string
+	if r.timedOut {
+		out = append(out, "the run was stopped: the submission's time was up")
+	}
 	for _, l := range r.other {
 		if l == "" || l == "FAIL" || l == "PASS" || strings.HasPrefix(l, "FAIL\t") || strings.HasPrefix(l, "ok  \t") {
 			continue
@@ -144,11 +196,43 @@ func problems(r *run) []string {
 	return out
 }
 
+// seedsOf are the seeds each run's randomized tests used.
+func seedsOf(runs []*run) []map[string]int64 {
+	var out []map[string]int64
+	any := false
+	for _, r := range runs {
+		m := map[string]int64{}
+		for name, s := range r.sealed {
+			if s.seed != 0 {
+				m[name], any = s.seed, true
+			}
+		}
+		out = append(out, m)
+	}
+	if !any {
+		return nil
+	}
+	return out
+}
+
 // writeJSON writes rep to file.
-func writeJSON(rep Report, file string) error {
+func writeJSON(rep *Report, file string) error {
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(file, append(b, '\n'), 0o644)
+}
+
+// readJSON reads a grade.json.
+func readJSON(file string) (*Report, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var rep Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, fmt.Errorf("%s: not a grade.json: %w", file, err)
+	}
+	return &rep, nil
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -20,8 +18,8 @@ import (
 //	+++ b/solutions/aufgabe5/service.go
 //	@@ ...
 //
-// The grader applies it to copies of the files in a temporary folder and
-// hands go test an overlay (go help build, -overlay), so the tree is never
+// The grader applies it to the reference's files in memory and grades the
+// result like any submission, in a copy of the tree: the checkout is never
 // changed.
 
 // variant is a parsed variant file.
@@ -66,60 +64,4 @@ func loadVariant(file string) (*variant, error) {
 		return nil, fmt.Errorf("variant %s: no \"Loses: A5.x\" line before the diff", file)
 	}
 	return v, nil
-}
-
-// overlay applies v to copies of its files under dir and writes the
-// overlay file go test -overlay takes; it returns that file's path.
-func (v *variant) overlay(root, dir string) (string, error) {
-	replace := map[string]string{}
-	for k, fp := range v.files {
-		orig := filepath.Join(root, filepath.FromSlash(fp.path))
-		b, err := os.ReadFile(orig)
-		if err != nil {
-			return "", fmt.Errorf("variant %s: %w", v.file, err)
-		}
-		patched, err := fp.apply(string(b))
-		if err != nil {
-			return "", fmt.Errorf("variant %s: %w", v.file, err)
-		}
-		copyFile := filepath.Join(dir, fmt.Sprintf("%d-%s", k, filepath.Base(fp.path)))
-		if err := os.WriteFile(copyFile, []byte(patched), 0o644); err != nil {
-			return "", err
-		}
-		replace[orig] = copyFile
-	}
-	return writeOverlay(dir, replace)
-}
-
-// writeOverlay writes {"Replace": replace} to dir/overlay.json.
-func writeOverlay(dir string, replace map[string]string) (string, error) {
-	b, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "  ")
-	if err != nil {
-		return "", err
-	}
-	file := filepath.Join(dir, "overlay.json")
-	return file, os.WriteFile(file, b, 0o644)
-}
-
-// mergeOverlay adds the replacements of an overlay file given with
-// --overlay to those of a variant.
-func mergeOverlay(dir, variantOverlay, userOverlay string) (string, error) {
-	replace := map[string]string{}
-	for _, f := range []string{userOverlay, variantOverlay} {
-		if f == "" {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return "", err
-		}
-		var o struct{ Replace map[string]string }
-		if err := json.Unmarshal(b, &o); err != nil {
-			return "", fmt.Errorf("overlay %s: %w", f, err)
-		}
-		for k, v := range o.Replace {
-			replace[k] = v
-		}
-	}
-	return writeOverlay(dir, replace)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,7 +19,8 @@ func (l testLog) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// gradeOrFail grades with o from the module root.
+// gradeOrFail grades the checkout's code chosen by o (impl, variant) from
+// the module root, as make grade does.
 func gradeOrFail(t *testing.T, o options) Report {
 	t.Helper()
 	root, err := moduleRoot()
@@ -31,11 +33,15 @@ func gradeOrFail(t *testing.T, o options) Report {
 	if o.timeout == 0 {
 		o.timeout = 5 * time.Minute
 	}
-	rep, err := grade(root, o, testLog{t})
+	sub, err := checkoutSubmission(root, o)
 	if err != nil {
-		t.Fatalf("grade: %v", err)
+		t.Fatal(err)
 	}
-	return rep
+	rep, err := gradeSubmission(context.Background(), root, o, sub, testLog{t})
+	if err != nil {
+		t.Fatalf("grade %s: %v", sub.Name, err)
+	}
+	return *rep
 }
 
 // lost lists the parts without full points, and why, for messages.

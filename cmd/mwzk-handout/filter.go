@@ -19,6 +19,8 @@ var instructorOnly = []string{
 	"handout/",
 	"cmd/mwzk-handout/",
 	"mk/handout.mk",
+	"mk/instructor.mk",
+	"grading/",
 }
 
 // dropped is a file left out of the handout, with the reason.

@@ -24,3 +24,20 @@ func TestFreeGivesDistinctListenablePortsBelow32768(t *testing.T) {
 		ln.Close()
 	}
 }
+
+func TestEnvRange(t *testing.T) {
+	t.Setenv(EnvRange, "23000-23009")
+	p, err := Free(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range p {
+		if x < 23000 || x > 23009 {
+			t.Fatalf("port %d outside %s=23000-23009", x, EnvRange)
+		}
+	}
+	t.Setenv(EnvRange, "nonsense")
+	if lo, size := portRange(); lo != 20000 || size != 12000 {
+		t.Fatalf("bad %s: range %d+%d, want the default", EnvRange, lo, size)
+	}
+}

@@ -23,7 +23,12 @@ import (
 // the other. A part whose ensemble does not start or whose first request
 // gets no answer is not tried further: its remaining tests fail at once,
 // saying why.
+//
+// Under mwzk-grade each test's outcome also goes, signed, to the grader
+// (package internal/gradeseal): the grade comes from there, not from the
+// output.
 func Run(t *testing.T, f mwzookeeper.Factory) {
+	sealed := openSeal(t)
 	g := &gates{}
 	for _, p := range Parts() {
 		t.Run(p.ID, func(t *testing.T) {
@@ -34,6 +39,9 @@ func Run(t *testing.T, f mwzookeeper.Factory) {
 				}
 				t.Run(s.name, func(t *testing.T) {
 					c := &T{T: t, part: p, test: s, f: f, gates: g}
+					if sealed {
+						t.Cleanup(c.report)
+					}
 					c.gates.check(c)
 					s.run(c)
 				})
@@ -68,18 +76,19 @@ func (c *T) fatalf(format string, args ...any) {
 	c.Fatalf("%s %s", c.part.ID, fmt.Sprintf(format, args...))
 }
 
-// Rand returns the test's random source. Its seed is MWZK_SEED when set,
-// otherwise drawn; it is logged, and a failing test prints the command
+// Rand returns the test's random source. Its seed is this test's entry of
+// MWZK_SEEDS ("A5.2/Linearizable=42,A5.6/Other=7", as mwzk-grade --replay
+// sets it) or MWZK_SEED when set, otherwise drawn; it is logged, and a failing test prints the command
 // that replays it.
 func (c *T) Rand() *rand.Rand {
 	if c.rng != nil {
 		return c.rng
 	}
 	c.seed = time.Now().UnixNano() % 1_000_000_000
-	if s := os.Getenv("MWZK_SEED"); s != "" {
+	if s, ok := c.seedFromEnv(); ok {
 		v, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			c.fatalf("MWZK_SEED=%q: not a number", s)
+			c.fatalf("seed %q (MWZK_SEED or MWZK_SEEDS): not a number", s)
 		}
 		c.seed = v
 	}

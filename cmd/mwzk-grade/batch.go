@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// gradebookHeader is the first line of gradebook.csv.
+var gradebookHeader = []string{"submission", "status", "total", "bonus", "A5.1", "A5.2", "A5.3", "A5.4", "A5.5", "A5.6", "A5.7", "sha256", "seconds"}
+
+// batchItem is one entry of the submissions folder.
+type batchItem struct {
+	name, path string
+	rep        *Report
+	skipped    bool
+}
+
+// gradeBatch grades every entry of o.submissions, each in its own tree,
+// port range and time limit, o.jobs at once, and writes the gradebook and
+// one folder of reports per submission under o.out. A submission whose
+// files and grader are unchanged since the last batch is not graded again.
+func gradeBatch(ctx context.Context, root string, o options, log io.Writer) error {
+	items, err := listSubmissions(o.submissions)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "mwzk-grade: %d submissions in %s, %d at once, %v each at most; reports to %s\n",
+		len(items), o.submissions, o.jobs, o.timeout, o.out)
+	var mu sync.Mutex
+	done := 0
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for slot := range o.jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			so := o
+			so.ports = fmt.Sprintf("%d-%d", 20000+slot*1000, 20999+slot*1000)
+			for i := range work {
+				it := &items[i]
+				it.rep, it.skipped = gradeItem(ctx, root, so, it)
+				mu.Lock()
+				done++
+				fmt.Fprintf(log, "[%d/%d] %s\n", done, len(items), progressLine(it))
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range items {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted: %w", ctx.Err())
+	}
+	book := filepath.Join(o.out, "gradebook.csv")
+	if err := writeGradebook(book, items); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "mwzk-grade: wrote %s\n", book)
+	return nil
+}
+
+// listSubmissions lists the folder's entries: archives, folders and
+// repositories, in name order; other files are skipped.
+func listSubmissions(dir string) ([]batchItem, error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--submissions: %w", err)
+	}
+	var items []batchItem
+	seen := map[string]string{}
+	for _, de := range des {
+		n := de.Name()
+		if strings.HasPrefix(n, ".") {
+			continue
+		}
+		if !de.IsDir() && !strings.HasSuffix(n, ".tar.gz") && !strings.HasSuffix(n, ".tgz") && !strings.HasSuffix(n, ".zip") {
+			continue
+		}
+		name := submissionName(n)
+		if other, dup := seen[name]; dup {
+			return nil, fmt.Errorf("--submissions %s: %s and %s both name submission %q", dir, other, n, name)
+		}
+		seen[name] = n
+		items = append(items, batchItem{name: name, path: filepath.Join(dir, n)})
+	}
+	if len(items) == 0 {
+		return nil, fmt.Errorf("--submissions %s: no archives (.tar.gz, .tgz, .zip), folders or repositories in it", dir)
+	}
+	return items, nil
+}
+
+// gradeItem grades one submission unless its last grade still holds, and
+// writes its reports.
+func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Report, bool) {
+	dir := filepath.Join(o.out, it.name)
+	sub, err := loadSubmission(it.path, "")
+	if err == nil {
+		if old, ok := upToDate(root, o, dir, sub); ok {
+			return old, true
+		}
+	}
+	var rep *Report
+	switch {
+	case err != nil: // unreadable or unsafe: nothing of it is graded
+		rep = refusedReport(root, o, it, err)
+	default:
+		sub.Name = it.name
+		rep, err = gradeSubmission(ctx, root, o, sub, io.Discard)
+		if rep == nil || rep.Status == "" {
+			rep = refusedReport(root, o, it, err)
+			rep.Status = "error"
+		}
+	}
+	if err := writeReports(dir, rep); err != nil {
+		rep.Problems = append(rep.Problems, "writing the reports: "+err.Error())
+	}
+	return rep, false
+}
+
+// refusedReport is the report of a submission that could not be read.
+func refusedReport(root string, o options, it *batchItem, err error) *Report {
+	rep := &Report{Submission: it.name, Origin: it.path, Status: "refused", Repeat: o.repeat, Part: o.part,
+		Grader: graderVersion(root), GoVersion: goVersion()}
+	rep.Problems = []string{strings.TrimPrefix(err.Error(), errRefused.Error()+": ")}
+	rep.GraderTree, _ = graderTreeHash(root, o.extra)
+	score(rep, nil, o.part)
+	return rep
+}
+
+// upToDate returns the submission's last grade if it was made from the same
+// files, by the same grader tree, with the same settings.
+func upToDate(root string, o options, dir string, sub *submission) (*Report, bool) {
+	old, err := readJSON(filepath.Join(dir, "grade.json"))
+	if err != nil || old.SHA256 != sub.sha256() || old.Repeat != o.repeat || old.Part != o.part ||
+		old.Extra != o.extra || old.Status == "error" || old.GraderTree == "" {
+		return nil, false
+	}
+	h, err := graderTreeHash(root, o.extra)
+	return old, err == nil && h == old.GraderTree
+}
+
+// writeReports writes grade.json, report.txt and report.html into dir.
+func writeReports(dir string, rep *Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := writeJSON(rep, filepath.Join(dir, "grade.json")); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "report.txt"))
+	if err != nil {
+		return err
+	}
+	printReport(f, rep)
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return writeHTML(filepath.Join(dir, "report.html"), rep)
+}
+
+func progressLine(it *batchItem) string {
+	r := it.rep
+	s := fmt.Sprintf("%s: %s", it.name, r.Status)
+	if r.Status == "graded" || r.Status == "timeout" {
+		s += fmt.Sprintf(" %d/%d, bonus %d/%d", r.Required.Earned, r.Required.Possible, r.Bonus.Earned, r.Bonus.Possible)
+	}
+	if it.skipped {
+		return s + " (unchanged since the last grading: not graded again)"
+	}
+	return s + fmt.Sprintf(" (%.0f s)", r.Seconds)
+}
+
+// writeGradebook writes one line per submission.
+func writeGradebook(file string, items []batchItem) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write(gradebookHeader)
+	for _, it := range items {
+		if it.rep == nil {
+			continue
+		}
+		w.Write(gradebookRow(it.name, it.rep))
+	}
+	w.Flush()
+	return errors.Join(w.Error(), f.Close())
+}
+
+func gradebookRow(name string, r *Report) []string {
+	row := []string{name, r.Status, strconv.Itoa(r.Required.Earned), strconv.Itoa(r.Bonus.Earned)}
+	for _, id := range gradebookHeader[4:11] {
+		i := slices.IndexFunc(r.Parts, func(p PartGrade) bool { return p.ID == id })
+		if i < 0 {
+			row = append(row, "")
+			continue
+		}
+		row = append(row, strconv.Itoa(r.Parts[i].Score.Earned))
+	}
+	return append(row, r.SHA256, strconv.FormatFloat(r.Seconds, 'f', 1, 64))
+}

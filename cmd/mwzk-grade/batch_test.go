@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// classFolder writes the five submissions of the batch test into dir: the
+// reference packed as a student would (a file renamed, a helper added), the
+// untouched stubs, code that does not compile, a Service whose Start never
+// returns, and a known-bad variant.
+func classFolder(t *testing.T, root, dir string) {
+	t.Helper()
+	ref := folderFiles(t, root, "solutions/aufgabe5")
+	ref["queue.go"] = ref["order.go"]
+	delete(ref, "order.go")
+	ref["helper.go"] = "package aufgabe5\n\n// twice is a helper the student added.\nfunc twice(n int) int { return 2 * n }\n\nvar _ = twice\n"
+	var ents []tarEntry
+	for n, d := range ref {
+		ents = append(ents, tarEntry{name: "ref/" + gradedDir + n, data: d})
+	}
+	writeTarGz(t, filepath.Join(dir, "ref.tar.gz"), ents)
+
+	stubs := folderFiles(t, root, "assignments/aufgabe5")
+	writeTree(t, filepath.Join(dir, "stubs"), inFolder("", stubs))
+
+	broken := inFolder("", stubs)
+	broken[gradedDir+"broken.go"] = "package aufgabe5\n\nfunc broken() int { return \"not an int\" }\n"
+	writeZip(t, filepath.Join(dir, "broken.zip"), broken)
+
+	hang := inFolder("", stubs)
+	svc := hang[gradedDir+"service.go"]
+	start := "func (s *Service) Start(p *properties.Properties, host mwzookeeper.Host) error {\n"
+	if !strings.Contains(svc, start) {
+		t.Fatalf("the stubs' service.go has no %q", start)
+	}
+	hang[gradedDir+"service.go"] = strings.Replace(svc, start, start+"\tselect {} // never returns\n", 1)
+	writeTree(t, filepath.Join(dir, "hang"), hang)
+
+	o := options{impl: "solution", variant: filepath.Join(root, "solutions", "variants", "answer-early.diff")}
+	v, err := checkoutSubmission(root, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for n, d := range v.Files {
+		files[n] = string(d)
+	}
+	writeTree(t, filepath.Join(dir, "variant"), inFolder("", files))
+}
+
+// TestBatchGradesAClass: a folder of five submissions gives a gradebook
+// with the expected statuses and points, in bounded time, with no process
+// or temporary folder left; a second run grades none of them again.
+func TestBatchGradesAClass(t *testing.T) {
+	root := testRoot(t, true)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // the grading copies go here, to be counted
+	class, out := filepath.Join(t.TempDir(), "class"), filepath.Join(t.TempDir(), "out")
+	os.MkdirAll(class, 0o755)
+	classFolder(t, root, class)
+	// Part A5.1 keeps the test short; the hanging Start needs the timeout.
+	o := options{impl: "assignment", submissions: class, out: out, jobs: 1, repeat: 1, part: "A5.1", timeout: 25 * time.Second}
+	var log bytes.Buffer
+	start := time.Now()
+	if err := gradeBatch(context.Background(), root, o, &log); err != nil {
+		t.Fatalf("batch: %v\n%s", err, log.String())
+	}
+	t.Logf("first batch in %v:\n%s", time.Since(start).Round(time.Second), log.String())
+	want := map[string]struct{ status, total string }{
+		"ref": {"graded", "30"}, "stubs": {"graded", "0"}, "broken": {"compile-error", "0"},
+		"hang": {"timeout", "0"}, "variant": {"graded", "<30"},
+	}
+	book := readGradebook(t, filepath.Join(out, "gradebook.csv"))
+	if len(book) != len(want) {
+		t.Fatalf("gradebook has %d submissions, want %d: %v", len(book), len(want), book)
+	}
+	for name, w := range want {
+		row := book[name]
+		if row == nil || row[1] != w.status || (w.total == "<30" && (row[2] == "30" || row[2] == "")) || (w.total != "<30" && row[2] != w.total) {
+			t.Errorf("%s: gradebook row %q, want status %s and total %s", name, row, w.status, w.total)
+		}
+		for _, f := range []string{"grade.json", "report.txt", "report.html"} {
+			if _, err := os.Stat(filepath.Join(out, name, f)); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+	}
+	if text := readFile(t, filepath.Join(out, "broken", "report.txt")); !strings.Contains(text, "DOES NOT COMPILE") || !strings.Contains(text, "broken.go:3") {
+		t.Errorf("the compile error's report does not lead with the compiler's message:\n%s", text)
+	}
+	checkNothingLeft(t, tmp)
+
+	log.Reset()
+	if err := gradeBatch(context.Background(), root, o, &log); err != nil {
+		t.Fatalf("second batch: %v", err)
+	}
+	if n := strings.Count(log.String(), "not graded again"); n != len(want) {
+		t.Errorf("second run skipped %d of %d:\n%s", n, len(want), log.String())
+	}
+	if again := readGradebook(t, filepath.Join(out, "gradebook.csv")); len(again) != len(book) || again["ref"][2] != "30" {
+		t.Errorf("second gradebook %v, want the first's %v", again, book)
+	}
+}
+
+// readGradebook reads gradebook.csv by submission, checking its header.
+func readGradebook(t *testing.T, file string) map[string][]string {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("%s: %v", file, err)
+	}
+	if strings.Join(rows[0], ",") != "submission,status,total,bonus,A5.1,A5.2,A5.3,A5.4,A5.5,A5.6,A5.7,sha256,seconds" {
+		t.Fatalf("header %q", rows[0])
+	}
+	out := map[string][]string{}
+	for _, r := range rows[1:] {
+		out[r[0]] = r
+	}
+	return out
+}
+
+// checkNothingLeft fails if a grading copy under tmp is left, or a process
+// runs from one.
+func checkNothingLeft(t *testing.T, tmp string) {
+	t.Helper()
+	if left, _ := filepath.Glob(filepath.Join(tmp, "mwzk-grade-*")); len(left) > 0 {
+		t.Errorf("grading copies left behind: %v", left)
+	}
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && bytes.Contains(b, []byte(tmp)) {
+			t.Errorf("a process of the batch is still running: %s: %q", p, bytes.ReplaceAll(b, []byte{0}, []byte{' '}))
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"zablab/mwzookeeper/conformance"
+)
+
+// emptySuite is a conformance_test.go whose subtests carry the suite's
+// names and pass without testing anything, with a TestMain besides.
+func emptySuite() string {
+	var b strings.Builder
+	b.WriteString("package aufgabe5_test\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\n")
+	b.WriteString("func TestMain(m *testing.M) { os.Exit(m.Run()) }\n\n")
+	b.WriteString("func TestConformance(t *testing.T) {\n")
+	for _, p := range conformance.Parts() {
+		fmt.Fprintf(&b, "\tt.Run(%q, func(t *testing.T) {\n", p.ID)
+		for _, ts := range conformance.Tests() {
+			if ts.Part == p.ID {
+				fmt.Fprintf(&b, "\t\tt.Run(%q, func(t *testing.T) {})\n", ts.Name)
+			}
+		}
+		b.WriteString("\t})\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// forgedOutput is a non-test file whose init prints what go test -json and
+// go test -v print for passing tests (with the framing byte test2json
+// trusts), again and again from a goroutine so that a forged pass comes
+// after the real failure (go test's events alone would credit it), and
+// tries the grader's result pipe with unsigned lines, through the logger.
+func forgedOutput() string {
+	var b strings.Builder
+	b.WriteString("package aufgabe5\n\nimport (\n\t\"fmt\"\n\t\"time\"\n\n\t\"zablab/logging\"\n\t\"zablab/properties\"\n)\n\n")
+	b.WriteString("func init() {\n\tgo func() {\n\t\tfor {\n\t\t\ttime.Sleep(5 * time.Millisecond)\n\t\t\tforge()\n\t\t}\n\t}()\n}\n\nfunc forge() {\n")
+	b.WriteString("\tp, _ := properties.LoadString(\"log.file=/proc/self/fd/4\\nlog.format=json\\n\")\n")
+	b.WriteString("\tlg, _, err := logging.New(p)\n")
+	for _, ts := range conformance.Tests() {
+		name := "TestConformance/" + ts.Part + "/" + ts.Name
+		fmt.Fprintf(&b, "\tfmt.Println(`{\"Action\":\"pass\",\"Test\":%q}`)\n", name)
+		fmt.Fprintf(&b, "\tfmt.Println(\"--- PASS: %s (0.00s)\")\n", name)
+		// go test -v=test2json marks its own lines with a 0x16 byte.
+		fmt.Fprintf(&b, "\tfmt.Println(\"\\x16=== RUN   %s\")\n", name)
+		fmt.Fprintf(&b, "\tfmt.Println(\"\\x16--- PASS: %s (0.00s)\")\n", name)
+		fmt.Fprintf(&b, "\tif err == nil { lg.Info(`{\"kind\":\"result\",\"result\":{\"test\":%q,\"status\":\"pass\"}}`) }\n", ts.Part+"/"+ts.Name)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// TestFakedSubmissionsScoreZero: the untouched stubs, handed in with a
+// suite of empty subtests, a TestMain and a test file of their own, or with
+// an init that prints passing tests and writes to the result pipe, earn
+// nothing; the test files are listed as ignored.
+func TestFakedSubmissionsScoreZero(t *testing.T) {
+	root := testRoot(t, false)
+	stubs := folderFiles(t, root, "assignments/aufgabe5")
+
+	t.Run("own tests", func(t *testing.T) {
+		files := inFolder("", stubs)
+		files[gradedDir+"conformance_test.go"] = emptySuite()
+		files[gradedDir+"mine_test.go"] = "package aufgabe5\n\nimport \"testing\"\n\nfunc TestMine(t *testing.T) {}\n"
+		dir := t.TempDir()
+		writeTree(t, dir, files)
+		rep := gradeFolder(t, root, dir, options{})
+		if rep.Status != "graded" || points(rep) != 0 {
+			t.Fatalf("status %s, %d points; want graded with 0", rep.Status, points(rep))
+		}
+		ignored := strings.Join(rep.Ignored, "\n")
+		for _, f := range []string{"conformance_test.go", "mine_test.go"} {
+			if !strings.Contains(ignored, f) {
+				t.Errorf("%s not listed as ignored: %q", f, rep.Ignored)
+			}
+		}
+	})
+
+	t.Run("printed results", func(t *testing.T) {
+		files := inFolder("", stubs)
+		files[gradedDir+"forge.go"] = forgedOutput()
+		dir := t.TempDir()
+		writeTree(t, dir, files)
+		rep := gradeFolder(t, root, dir, options{})
+		if rep.Status != "graded" || points(rep) != 0 {
+			t.Fatalf("status %s, %d points; want graded with 0 (problems %q)", rep.Status, points(rep), rep.Problems)
+		}
+		if p := strings.Join(rep.Problems, "\n"); !strings.Contains(p, "not signed") {
+			t.Errorf("the unsigned lines on the result pipe were not reported: %q", rep.Problems)
+		}
+	})
+}
+
+// TestForbiddenCodeIsRefusedBeforeAnythingRuns: imports outside the
+// allowlist, //go:linkname and cgo are refused, each named with file and
+// line, and nothing is compiled.
+func TestForbiddenCodeIsRefusedBeforeAnythingRuns(t *testing.T) {
+	root := testRoot(t, false)
+	files := inFolder("", folderFiles(t, root, "assignments/aufgabe5"))
+	files[gradedDir+"evil.go"] = "package aufgabe5\n\nimport (\n\t\"os\"\n\t\"os/exec\"\n\t\"testing\"\n\t\"unsafe\"\n\t_ \"zablab/internal/gradeseal\"\n)\n\n" +
+		"//go:linkname key zablab/internal/gradeseal.key\nvar key []byte\n\nvar _ = os.Args\nvar _ = exec.Command\nvar _ testing.T\nvar _ unsafe.Pointer\n"
+	files[gradedDir+"c.go"] = "package aufgabe5\n\n// #include <stdio.h>\nimport \"C\"\n"
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	sub, err := loadSubmission(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = checkFiles(sub.Files)
+	if !errors.Is(err, errRefused) {
+		t.Fatalf("checkFiles: %v, want refused", err)
+	}
+	for _, want := range []string{`evil.go:4: import "os"`, `evil.go:5: import "os/exec"`, `evil.go:6: import "testing"`,
+		`evil.go:7: import "unsafe"`, `evil.go:8: import "zablab/internal/gradeseal"`, "evil.go:11: //go:linkname", `c.go:4: import "C"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal %q does not name %q", err, want)
+		}
+	}
+	rep := gradeFolder(t, root, dir, options{})
+	if rep.Status != "refused" || points(rep) != 0 || rep.Compile != nil {
+		t.Fatalf("status %s, %d points, compile %q; want refused before compiling", rep.Status, points(rep), rep.Compile)
+	}
+}

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// implDirs are the checkout's folders --impl names.
+var implDirs = map[string]string{
+	"assignment": "assignments/aufgabe5",
+	"solution":   "solutions/aufgabe5",
+}
+
+// checkoutSubmission is the checkout's own assignments/aufgabe5 (or the
+// reference, or the reference with a known-bad variant applied): the
+// working files, as they are now.
+func checkoutSubmission(root string, o options) (*submission, error) {
+	dir := implDirs[o.impl]
+	names, err := filepath.Glob(filepath.Join(root, dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	s := &submission{Name: dir, Files: map[string][]byte{}}
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		s.Files[filepath.Base(n)] = b
+	}
+	if len(s.Files) == 0 {
+		return nil, fmt.Errorf("no .go files in %s", filepath.Join(root, dir))
+	}
+	if o.variant == "" {
+		return s, nil
+	}
+	v, err := loadVariant(o.variant)
+	if err != nil {
+		return nil, err
+	}
+	for _, fp := range v.files {
+		base, ok := strings.CutPrefix(fp.path, "solutions/aufgabe5/")
+		if !ok || s.Files[base] == nil || o.impl != "solution" {
+			return nil, fmt.Errorf("variant %s: %s is not a file of solutions/aufgabe5", o.variant, fp.path)
+		}
+		patched, err := fp.apply(string(s.Files[base]))
+		if err != nil {
+			return nil, fmt.Errorf("variant %s: %w", o.variant, err)
+		}
+		s.Files[base] = []byte(patched)
+	}
+	s.Name = "solutions/aufgabe5 with variant " + strings.TrimSuffix(filepath.Base(o.variant), ".diff")
+	return s, nil
+}
+
+// gradeSubmission grades sub in a fresh copy of the grader's tree. The
+// report is filled as far as grading got; the error says why it stopped
+// early (errRefused, errCompile, errTimeout) or that it could not run.
+func gradeSubmission(ctx context.Context, root string, o options, sub *submission, log io.Writer) (*Report, error) {
+	start := time.Now()
+	var err error
+	rep := &Report{Submission: sub.Name, Origin: sub.Origin, Ref: sub.Ref, Variant: o.variant, Extra: o.extra,
+		Part: o.part, Repeat: o.repeat, SHA256: sub.sha256(), Ignored: sub.Ignored,
+		Grader: graderVersion(root), GoVersion: goVersion(), Date: start.UTC().Format(time.RFC3339)}
+	if sub.Origin == "" {
+		rep.Impl = o.impl
+	}
+	for n := range sub.Files {
+		rep.Files = append(rep.Files, n)
+	}
+	defer func() { rep.Seconds = time.Since(start).Round(10 * time.Millisecond).Seconds() }()
+	if rep.GraderTree, err = graderTreeHash(root, o.extra); err != nil {
+		return nil, fmt.Errorf("hash the grader's files in %s: %w", root, err)
+	}
+	err = gradeInTree(ctx, root, o, sub, rep, log)
+	switch {
+	case err == nil:
+		rep.Status = "graded"
+	case errors.Is(err, errRefused):
+		rep.Status = "refused"
+		rep.Problems = append([]string{strings.TrimPrefix(err.Error(), errRefused.Error()+": ")}, rep.Problems...)
+	case errors.Is(err, errCompile):
+		rep.Status = "compile-error"
+		rep.Compile = strings.Split(strings.TrimPrefix(err.Error(), errCompile.Error()+":\n"), "\n")
+	case errors.Is(err, errTimeout):
+		rep.Status = "timeout"
+		rep.Problems = append(rep.Problems, fmt.Sprintf("grading did not finish within %v", o.timeout))
+	default:
+		return rep, err
+	}
+	if rep.Parts == nil {
+		score(rep, nil, o.part)
+	}
+	return rep, err
+}
+
+func gradeInTree(ctx context.Context, root string, o options, sub *submission, rep *Report, log io.Writer) error {
+	if err := sub.checkForeign(root); err != nil {
+		return err
+	}
+	if err := checkFiles(sub.Files); err != nil {
+		return err
+	}
+	t, err := buildTree(root, sub, o.extra)
+	if err != nil {
+		return err
+	}
+	defer t.remove()
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	bin, err := compileSuite(ctx, t)
+	if err != nil {
+		return err
+	}
+	var runs []*run
+	for k := range o.repeat {
+		if o.repeat > 1 {
+			fmt.Fprintf(log, "mwzk-grade: %s: run %d/%d …\n", sub.Name, k+1, o.repeat)
+		}
+		spec := runSpec{part: o.part, timeout: o.timeout, ports: o.ports}
+		if k < len(o.seeds) {
+			spec.seeds = o.seeds[k]
+		}
+		r, err := runSuite(ctx, t, bin, spec)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, r)
+		if o.repeat > 1 {
+			fmt.Fprintf(log, "mwzk-grade: %s: run %d/%d: %s\n", sub.Name, k+1, o.repeat, runSummary(r, o.part))
+		}
+		if r.timedOut {
+			break
+		}
+	}
+	score(rep, runs, o.part)
+	rep.Seeds = seedsOf(runs)
+	if ctx.Err() != nil {
+		return errTimeout
+	}
+	return nil
+}
+
+// runSummary is one run's passes, for the progress line.
+func runSummary(r *run, part string) string {
+	pass, all := 0, 0
+	for _, m := range r.manifest {
+		if part == "" || m.Part == part {
+			all++
+			if r.credited(m.Part + "/" + m.Name) {
+				pass++
+			}
+		}
+	}
+	return fmt.Sprintf("%d of %d tests passed", pass, all)
+}
+
+// graderVersion is the grader's commit, "dirty" when its tracked files
+// differ from it, "unknown" without git.
+func graderVersion(root string) string {
+	head, err := gitOut(root, "rev-parse", "HEAD")
+	if err != nil {
+		return "unknown"
+	}
+	if st, err := gitOut(root, "status", "--porcelain", "--untracked-files=no"); err != nil || strings.TrimSpace(st) != "" {
+		return "dirty"
+	}
+	return strings.TrimSpace(head)
+}
+
+// goVersion is the go command's version (the one that builds the suite).
+func goVersion() string {
+	out, err := exec.Command("go", "env", "GOVERSION").Output()
+	if err != nil {
+		return runtime.Version()
+	}
+	return strings.TrimSpace(string(out))
+}

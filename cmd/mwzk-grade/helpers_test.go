@@ -1,0 +1,177 @@
+package main
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"compress/gzip"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// testRoot is the module root, or the test is skipped where the tree lacks
+// what grading needs (go on PATH; the reference for comparisons).
+func testRoot(t *testing.T, needReference bool) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("grades whole submissions: skipped with -short")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH: grading compiles the suite")
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if needReference {
+		if _, err := os.Stat(filepath.Join(root, "solutions", "aufgabe5")); err != nil {
+			t.Skip("no solutions/aufgabe5 in this tree (the student's handout)")
+		}
+	}
+	return root
+}
+
+// folderFiles are the non-test Go files of a folder of the checkout.
+func folderFiles(t *testing.T, root, dir string) map[string]string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(root, dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(n)] = string(b)
+	}
+	return out
+}
+
+// writeTree writes files (slash paths) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for rel, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// inFolder puts base-named files into assignments/aufgabe5/ under top.
+func inFolder(top string, files map[string]string) map[string]string {
+	out := map[string]string{}
+	for n, d := range files {
+		out[filepath.ToSlash(filepath.Join(top, gradedDir, n))] = d
+	}
+	return out
+}
+
+// tarEntry is one entry of a test archive.
+type tarEntry struct {
+	name, data, link string
+	typ              byte
+}
+
+// writeTarGz writes a .tar.gz with the given entries.
+func writeTarGz(t *testing.T, file string, ents []tarEntry) {
+	t.Helper()
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	tw := tar.NewWriter(zw)
+	for _, e := range ents {
+		typ := e.typ
+		if typ == 0 {
+			typ = tar.TypeReg
+		}
+		h := &tar.Header{Name: e.name, Typeflag: typ, Mode: 0o644, Size: int64(len(e.data)), Linkname: e.link, ModTime: time.Unix(0, 0)}
+		if typ != tar.TypeReg {
+			h.Size = 0
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if typ == tar.TypeReg {
+			tw.Write([]byte(e.data))
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zw.Close()
+	f.Close()
+}
+
+// writeZip writes a .zip of files.
+func writeZip(t *testing.T, file string, files map[string]string) {
+	t.Helper()
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	for n, d := range files {
+		w, err := zw.Create(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(d))
+	}
+	zw.Close()
+	f.Close()
+}
+
+// gradeFolder grades a submission folder with o and returns its report.
+func gradeFolder(t *testing.T, root, dir string, o options) *Report {
+	t.Helper()
+	o = withDefaults(o)
+	sub, err := loadSubmission(dir, "")
+	if err != nil {
+		t.Fatalf("load %s: %v", dir, err)
+	}
+	rep, err := gradeSubmission(context.Background(), root, o, sub, testLog{t})
+	if rep == nil || rep.Status == "" {
+		t.Fatalf("grade %s: %v", dir, err)
+	}
+	return rep
+}
+
+func withDefaults(o options) options {
+	if o.impl == "" {
+		o.impl = "assignment"
+	}
+	if o.repeat == 0 {
+		o.repeat = 1
+	}
+	if o.timeout == 0 {
+		o.timeout = 5 * time.Minute
+	}
+	return o
+}
+
+// points is the total of required and bonus points.
+func points(r *Report) int { return r.Required.Earned + r.Bonus.Earned }
+
+func readFile(t *testing.T, file string) string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

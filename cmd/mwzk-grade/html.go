@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"html/template"
+	"os"
+	"strings"
+)
+
+// reportPage is one submission's report as a single HTML page with its
+// style inline: a student opens it from a file, nothing is fetched.
+var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{
+	"replay": replayHint,
+	"pct": func(s Score) int {
+		if s.Possible == 0 {
+			return 0
+		}
+		return 100 * s.Earned / s.Possible
+	},
+}).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Grade of {{.Submission}}</title>
+<style>
+body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:60em;color:#222;padding:0 1em}
+h1{font-size:1.5em;margin-bottom:.2em} .meta{color:#666;font-size:.85em}
+table{border-collapse:collapse;margin:1em 0;width:100%} td,th{padding:.3em .6em;text-align:left;border-bottom:1px solid #ddd}
+.bar{background:#eee;width:10em;height:.8em;display:inline-block;vertical-align:middle}
+.bar i{background:#3a7;height:100%;display:block}
+.status{font-weight:bold;padding:.15em .5em;border-radius:.3em}
+.graded{background:#dfd} .refused,.compile-error,.timeout,.error{background:#fdd}
+.test{border-left:4px solid #c33;padding:.2em .8em;margin:1em 0;background:#fafafa}
+.test.flaky{border-color:#e90} pre{white-space:pre-wrap;font-size:.85em;margin:.3em 0}
+code{background:#f0f0f0;padding:0 .2em}
+</style></head><body>
+<h1>Grade of {{.Submission}}</h1>
+<p><span class="status {{.Status}}">{{.Status}}</span>
+&nbsp; required parts <b>{{.Required.Earned}} / {{.Required.Possible}}</b>, bonus <b>{{.Bonus.Earned}} / {{.Bonus.Possible}}</b></p>
+{{if .Compile}}<h2>Does not compile</h2><p>No test was run. The compiler says:</p><pre>{{range .Compile}}{{.}}
+{{end}}</pre>{{end}}
+{{if eq .Status "refused"}}<h2>Refused</h2><p>Nothing was run:</p><pre>{{range .Problems}}{{.}}
+{{end}}</pre>{{else}}
+<table><tr><th>part</th><th>points</th><th></th><th>title</th></tr>
+{{range .Parts}}<tr><td>{{.ID}}</td><td>{{.Score.Earned}} / {{.Score.Possible}}</td>
+<td><span class="bar"><i style="width:{{pct .Score}}%"></i></span></td><td>{{.Title}}</td></tr>
+{{end}}</table>
+{{$rep := .}}{{range $p := .Parts}}{{range .Tests}}{{if ne .Status "pass"}}
+<div class="test {{.Status}}"><b>{{$p.ID}}/{{.Name}}</b> ({{.Points}} points{{if .Extra}}, hidden test{{end}}): {{.Status}}{{if gt .Runs 1}}, passed {{.Passes}} of {{.Runs}} runs{{end}}
+<pre>{{range .Failure}}{{.}}
+{{end}}</pre>Replay: <code>{{replay $rep $p.ID .Name}}</code></div>
+{{end}}{{end}}{{end}}
+{{if .Problems}}<h2>Problems outside the tests</h2><pre>{{range .Problems}}{{.}}
+{{end}}</pre>{{end}}{{end}}
+{{if .Ignored}}<h2>Ignored</h2><p>Only <code>assignments/aufgabe5/*.go</code> is graded, with the grader's own tests.</p><pre>{{range .Ignored}}{{.}}
+{{end}}</pre>{{end}}
+<p class="meta">Graded files: {{range .Files}}<code>{{.}}</code> {{end}}<br>
+sha256 {{.SHA256}} · grader {{.Grader}} · {{.GoVersion}} · {{.Date}} · {{.Seconds}} s · {{.Repeat}} run(s)</p>
+</body></html>
+`))
+
+// replayHint is the command that replays one failing test with the seed it
+// had, in the student's own checkout.
+func replayHint(rep *Report, part, test string) string {
+	cmd := fmt.Sprintf("make grade-%s RUN=%s", strings.ToLower(part), test)
+	for _, run := range rep.Seeds {
+		if s, ok := run[part+"/"+test]; ok {
+			return fmt.Sprintf("MWZK_SEED=%d %s", s, cmd)
+		}
+	}
+	return cmd
+}
+
+// writeHTML writes rep as one self-contained page.
+func writeHTML(file string, rep *Report) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if err := reportPage.Execute(f, rep); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

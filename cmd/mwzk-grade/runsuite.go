@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"zablab/internal/gradeseal"
+	"zablab/internal/ports"
+)
+
+// runSpec is one run of the suite's binary.
+type runSpec struct {
+	part    string           // "" for every part
+	seeds   map[string]int64 // per test, to replay a grading
+	timeout time.Duration    // the binary's own -test.timeout
+	ports   string           // MWZK_PORTS for this submission, "" for any
+}
+
+// runSuite runs the test binary once in t with a fresh key: results come
+// signed through the result pipe, go test's events through test2json.
+func runSuite(ctx context.Context, t *tree, bin string, spec runSpec) (*run, error) {
+	key := make([]byte, gradeseal.KeySize)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	keyR, keyW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	resR, resW, err := os.Pipe()
+	if err != nil {
+		keyR.Close()
+		keyW.Close()
+		return nil, err
+	}
+	// The key fits the pipe's buffer: write it and close, so the reader
+	// sees it whole and then EOF.
+	_, err = keyW.WriteString(hex.EncodeToString(key))
+	keyW.Close()
+	if err != nil {
+		keyR.Close()
+		resR.Close()
+		resW.Close()
+		return nil, err
+	}
+	cmd := suiteCommand(ctx, t, bin, spec)
+	cmd.ExtraFiles = []*os.File{keyR, resW} // fds 3 and 4
+	r, err := startAndCollect(cmd, t, key, resR)
+	if err != nil {
+		resR.Close()
+		return nil, err
+	}
+	r.finish(ctx, spec.part)
+	return r, nil
+}
+
+// suiteCommand is the binary's command line, as go test would run it.
+func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) *exec.Cmd {
+	pattern := suitePrefix
+	if spec.part != "" {
+		pattern += "^" + strings.ReplaceAll(spec.part, ".", `\.`) + "$/"
+	}
+	cmd := exec.CommandContext(ctx, bin, "-test.v=test2json", "-test.count=1", "-test.paniconexit0",
+		"-test.timeout="+spec.timeout.String(), "-test.run="+pattern)
+	cmd.Dir = filepath.Join(t.dir, gradedDir) // go test runs a test in its package's folder
+	env := append(os.Environ(), "MWZK_GRADE=1", gradeseal.EnvVar+"=3,4", "MWZK_SEED=")
+	if spec.ports != "" {
+		env = append(env, ports.EnvRange+"="+spec.ports)
+	}
+	if len(spec.seeds) > 0 {
+		var kv []string
+		for k, v := range spec.seeds {
+			kv = append(kv, fmt.Sprintf("%s=%d", k, v))
+		}
+		slices.Sort(kv)
+		env = append(env, "MWZK_SEEDS="+strings.Join(kv, ","))
+	}
+	cmd.Env = env
+	inGroup(cmd)
+	cmd.Cancel = func() error { killGroup(cmd); return nil }
+	return cmd
+}
+
+// startAndCollect starts cmd, feeds its output through test2json and reads
+// the signed results until both end.
+func startAndCollect(cmd *exec.Cmd, t *tree, key []byte, resR *os.File) (*run, error) {
+	conv := exec.Command("go", "tool", "test2json", "-t", "-p", "zablab/"+strings.TrimSuffix(gradedDir, "/"))
+	conv.Dir = t.dir
+	binOut, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	conv.Stdin = binOut
+	convOut, err := conv.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Start()
+	// The child has its copies; ours must go, or the result pipe never
+	// ends.
+	for _, f := range cmd.ExtraFiles {
+		f.Close()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("start the suite: %w", err)
+	}
+	if err := conv.Start(); err != nil {
+		killGroup(cmd)
+		cmd.Wait()
+		return nil, fmt.Errorf("start go tool test2json: %w", err)
+	}
+	r := &run{tests: map[string]*outcome{}, sealed: map[string]sealedResult{}}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); r.readSealed(key, resR) }()
+	parseEvents(convOut, r)
+	r.exitErr = cmd.Wait()
+	killGroup(cmd) // anything the run left behind
+	conv.Wait()
+	wg.Wait()
+	resR.Close()
+	for _, l := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		if l != "" {
+			r.other = append(r.other, l)
+		}
+	}
+	return r, nil
+}
+
+// readSealed reads the result pipe: the manifest, then one result per
+// test. Lines that are not signed with this run's key are counted as a
+// problem and give nothing.
+func (r *run) readSealed(key []byte, rd io.Reader) {
+	sc := bufio.NewScanner(rd)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	bad := 0
+	for sc.Scan() {
+		m, err := gradeseal.Verify(key, sc.Text())
+		switch {
+		case err != nil:
+			bad++
+		case m.Kind == "manifest" && r.manifest == nil:
+			for _, e := range m.Manifest {
+				r.manifest = append(r.manifest, manifestTest{e.Part, e.Name, e.Points, e.Extra})
+			}
+		case m.Kind == "result" && m.Result != nil:
+			s := r.sealed[m.Result.Test]
+			s.status, s.seed, s.count = m.Result.Status, m.Result.Seed, s.count+1
+			r.sealed[m.Result.Test] = s
+		default:
+			bad++
+		}
+	}
+	if bad > 0 {
+		r.problems = append(r.problems, fmt.Sprintf("%d line(s) on the grader's result channel were not signed by the suite: ignored (did the graded code write there?)", bad))
+	}
+}
+
+// finish checks the signed results against the manifest: every test of
+// the graded part reported exactly once, nothing else.
+func (r *run) finish(ctx context.Context, part string) {
+	r.timedOut = ctx.Err() != nil
+	if r.manifest == nil {
+		r.problems = append(r.problems, "the suite sent no signed manifest: no test result counts")
+		return
+	}
+	want := map[string]bool{}
+	for _, m := range r.manifest {
+		if part == "" || m.Part == part {
+			want[m.Part+"/"+m.Name] = true
+		}
+	}
+	var missing, extra, twice []string
+	for name := range want {
+		if _, ok := r.sealed[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	for name, s := range r.sealed {
+		switch {
+		case !want[name]:
+			extra = append(extra, name)
+		case s.count > 1:
+			twice = append(twice, name)
+		}
+	}
+	for _, p := range []struct {
+		what  string
+		names []string
+	}{{"no signed result (did not finish)", missing}, {"a result for a test the suite does not have", extra}, {"more than one result", twice}} {
+		if len(p.names) > 0 {
+			slices.Sort(p.names)
+			r.problems = append(r.problems, fmt.Sprintf("%s: %s", p.what, strings.Join(p.names, ", ")))
+		}
+	}
+}
+
+// credited: the test passed by its signed result and by go test's events,
+// and reported once. Anything else earns nothing.
+func (r *run) credited(name string) bool {
+	s, ok := r.sealed[name]
+	o := r.tests[name]
+	return ok && s.count == 1 && s.status == "pass" && o != nil && o.status == "pass"
+}

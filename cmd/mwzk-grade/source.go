@@ -1,0 +1,257 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// errRefused marks a submission the grader will not grade: an unsafe
+// archive, forbidden imports, no assignments/aufgabe5 folder. Its message
+// names the entry, file or import.
+var errRefused = errors.New("refused")
+
+// gradedDir is the folder of a submission that is graded.
+const gradedDir = "assignments/aufgabe5/"
+
+// Limits against archives that unpack to far more than a student writes.
+const (
+	maxFileSize  = 4 << 20
+	maxTotalSize = 64 << 20
+)
+
+// submission is what is graded: the non-test Go files of an
+// assignments/aufgabe5 folder. Nothing else of the submission is used.
+type submission struct {
+	Name    string            // as reports name it
+	Origin  string            // the archive, folder or repository given; "" for the checkout
+	Ref     string            // the commit graded, for a git repository
+	Files   map[string][]byte // base name -> content
+	Ignored []string          // everything else that came with it, and why
+
+	outside map[string][]byte // files outside the graded folder, by path relative to the submission's root
+}
+
+// entry is one regular file of a submission, by its slash-separated path.
+type entry struct {
+	name string
+	data []byte
+}
+
+// sha256 is the hash of the graded files: each file's name and content, in
+// name order, length-prefixed, so it changes with any byte or rename.
+func (s *submission) sha256() string {
+	h := sha256.New()
+	names := make([]string, 0, len(s.Files))
+	for n := range s.Files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var n8 [8]byte
+	for _, n := range names {
+		for _, part := range [][]byte{[]byte(n), s.Files[n]} {
+			binary.BigEndian.PutUint64(n8[:], uint64(len(part)))
+			h.Write(n8[:])
+			h.Write(part)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// loadSubmission reads a .tar.gz/.tgz/.zip archive, a folder or a git
+// repository (at ref, default HEAD).
+func loadSubmission(p, ref string) (*submission, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("submission %s: %w", p, err)
+	}
+	var ents []entry
+	s := &submission{Name: submissionName(p), Origin: p}
+	switch {
+	case fi.IsDir() && isGitRepo(p):
+		if s.Ref, err = gitCommit(p, ref); err == nil {
+			ents, err = gitEntries(p, s.Ref)
+		}
+	case fi.IsDir():
+		if ref != "" {
+			return nil, fmt.Errorf("submission %s: REF=%s given, but it is a plain folder, not a git repository", p, ref)
+		}
+		ents, err = dirEntries(p)
+	case strings.HasSuffix(p, ".tar.gz") || strings.HasSuffix(p, ".tgz"):
+		ents, err = tarGzEntries(p)
+	case strings.HasSuffix(p, ".zip"):
+		ents, err = zipEntries(p)
+	default:
+		return nil, fmt.Errorf("%w: submission %s: not a .tar.gz, .tgz or .zip archive, a folder or a git repository", errRefused, p)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.pick(p, ents); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// submissionName is p's base name without an archive suffix.
+func submissionName(p string) string {
+	b := filepath.Base(filepath.Clean(p))
+	for _, suf := range []string{".tar.gz", ".tgz", ".zip", ".git"} {
+		if n, ok := strings.CutSuffix(b, suf); ok && n != "" {
+			return n
+		}
+	}
+	return b
+}
+
+// pick keeps the non-test Go files directly in the one assignments/aufgabe5
+// folder of ents (at the top or under one or more folders) and lists the
+// rest as ignored.
+func (s *submission) pick(origin string, ents []entry) error {
+	prefix := ""
+	for _, e := range ents {
+		i := strings.Index("/"+e.name, "/"+gradedDir)
+		if i < 0 {
+			continue
+		}
+		p := e.name[:i] + gradedDir
+		if prefix != "" && p != prefix {
+			return fmt.Errorf("%w: submission %s has two %s folders: %s and %s", errRefused, origin, gradedDir, prefix, p)
+		}
+		prefix = p
+	}
+	if prefix == "" {
+		return fmt.Errorf("%w: submission %s has no %s folder (hand in the folder assignments/aufgabe5 with your .go files)", errRefused, origin, gradedDir)
+	}
+	s.Files, s.outside = map[string][]byte{}, map[string][]byte{}
+	top := strings.TrimSuffix(prefix, gradedDir)
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.name, prefix)
+		switch {
+		case !ok:
+			if r, ok := strings.CutPrefix(e.name, top); ok {
+				s.outside[r] = e.data
+			}
+			s.Ignored = append(s.Ignored, e.name+": outside "+gradedDir)
+		case strings.Contains(rest, "/"):
+			s.Ignored = append(s.Ignored, e.name+": in a subfolder of "+gradedDir)
+		case strings.HasSuffix(rest, "_test.go"):
+			s.Ignored = append(s.Ignored, e.name+": a test file (the grader uses its own)")
+		case !strings.HasSuffix(rest, ".go"):
+			s.Ignored = append(s.Ignored, e.name+": not a .go file")
+		default:
+			s.Files[rest] = e.data
+		}
+	}
+	if len(s.Files) == 0 {
+		return fmt.Errorf("%w: submission %s: no .go files in %s", errRefused, origin, prefix)
+	}
+	return nil
+}
+
+// checkForeign refuses a submission that carries a changed copy of one of
+// the grader's own files (an attempt to replace a test, the suite or the
+// grader): it would be ignored anyway, but the attempt is named, not
+// hidden. Unchanged copies and files the grader does not have are only
+// listed as ignored.
+func (s *submission) checkForeign(root string) error {
+	var changed []string
+	for rel, data := range s.outside {
+		mine, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err == nil && string(mine) != string(data) && graderOwned(rel) {
+			changed = append(changed, rel)
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	slices.Sort(changed)
+	return fmt.Errorf("%w: %s carries changed copies of the grader's files: %s (only %s*.go is graded; hand in that folder alone)",
+		errRefused, s.Name, strings.Join(changed, ", "), gradedDir)
+}
+
+// graderOwned: a path that makes up the grading itself (tests, the suite,
+// the grader, the module and make files). A changed copy of other provided
+// code (zab/, say, from an older handout) is only listed as ignored: the
+// grader's own copy is used either way.
+func graderOwned(rel string) bool {
+	for _, p := range []string{"mwzookeeper/conformance/", "cmd/mwzk-grade/", "internal/gradeseal/", "internal/svctest/", "mk/"} {
+		if strings.HasPrefix(rel, p) {
+			return true
+		}
+	}
+	return strings.HasSuffix(rel, "_test.go") || rel == "go.mod" || rel == "go.sum" || rel == "Makefile"
+}
+
+// checkName refuses an archive entry that could land outside the folder it
+// is unpacked into.
+func checkName(origin, name string) (string, error) {
+	clean := path.Clean(name)
+	switch {
+	case strings.HasPrefix(name, "/") || filepath.IsAbs(name) || strings.Contains(name, `\`):
+		return "", fmt.Errorf("%w: %s: entry %q has an absolute path", errRefused, origin, name)
+	case clean == ".." || strings.HasPrefix(clean, "../") || slices.Contains(strings.Split(name, "/"), ".."):
+		return "", fmt.Errorf("%w: %s: entry %q has a .. path element", errRefused, origin, name)
+	}
+	return strings.TrimPrefix(clean, "./"), nil
+}
+
+// budget counts unpacked bytes against the limits.
+type budget struct{ total int64 }
+
+func (b *budget) take(origin, name string, n int64) error {
+	b.total += n
+	switch {
+	case n > maxFileSize:
+		return fmt.Errorf("%w: %s: entry %q has %d bytes (at most %d)", errRefused, origin, name, n, maxFileSize)
+	case b.total > maxTotalSize:
+		return fmt.Errorf("%w: %s unpacks to more than %d bytes", errRefused, origin, maxTotalSize)
+	}
+	return nil
+}
+
+// dirEntries reads a folder's regular files; a link or special file in it is
+// refused, .git folders are skipped.
+func dirEntries(dir string) ([]entry, error) {
+	var ents []entry
+	var b budget
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.IsDir() && d.Name() == ".git":
+			return filepath.SkipDir
+		case d.IsDir():
+			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%w: %s: %q is a symbolic link", errRefused, dir, rel)
+		case !d.Type().IsRegular():
+			return fmt.Errorf("%w: %s: %q is not a regular file", errRefused, dir, rel)
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if err := b.take(dir, rel, fi.Size()); err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		ents = append(ents, entry{rel, data})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ents, nil
+}

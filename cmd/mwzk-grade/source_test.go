@@ -1,0 +1,143 @@
+package main
+
+import (
+	"archive/tar"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUnsafeArchivesAreRefusedByName: an archive that could write outside
+// its folder, or carries links or devices, is refused whole, naming the
+// entry; nothing of it is unpacked.
+func TestUnsafeArchivesAreRefusedByName(t *testing.T) {
+	good := tarEntry{name: "assignments/aufgabe5/a.go", data: "package aufgabe5\n"}
+	for _, tc := range []struct {
+		bad  tarEntry
+		want string
+	}{
+		{tarEntry{name: "../x", data: "x"}, `"../x" has a .. path element`},
+		{tarEntry{name: "assignments/aufgabe5/../../../x.go", data: "x"}, `.. path element`},
+		{tarEntry{name: "/etc/passwd", data: "x"}, `"/etc/passwd" has an absolute path`},
+		{tarEntry{name: "assignments/aufgabe5/l.go", link: "/etc/passwd", typ: tar.TypeSymlink}, `"assignments/aufgabe5/l.go" is a link`},
+		{tarEntry{name: "assignments/aufgabe5/h.go", link: "assignments/aufgabe5/a.go", typ: tar.TypeLink}, `is a link`},
+		{tarEntry{name: "dev", typ: tar.TypeChar}, `"dev" is not a regular file`},
+		{tarEntry{name: "fifo", typ: tar.TypeFifo}, `"fifo" is not a regular file`},
+	} {
+		file := filepath.Join(t.TempDir(), "s.tar.gz")
+		writeTarGz(t, file, []tarEntry{good, tc.bad})
+		_, err := loadSubmission(file, "")
+		if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("entry %q: %v, want refused with %q", tc.bad.name, err, tc.want)
+		}
+	}
+}
+
+// TestSubmissionPicksOnlyTheGradedFolder: only assignments/aufgabe5/*.go
+// (not tests, not subfolders) is graded, under one top folder or none;
+// everything else is listed as ignored.
+func TestSubmissionPicksOnlyTheGradedFolder(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "alice.zip")
+	writeZip(t, file, map[string]string{
+		"alice/assignments/aufgabe5/service.go":      "package aufgabe5\n",
+		"alice/assignments/aufgabe5/queue.go":        "package aufgabe5\n",
+		"alice/assignments/aufgabe5/my_test.go":      "package aufgabe5\n",
+		"alice/assignments/aufgabe5/sub/x.go":        "package sub\n",
+		"alice/assignments/aufgabe5/notes.txt":       "x",
+		"alice/README.md":                            "x",
+		"alice/mwzookeeper/conformance/something.go": "package conformance\n",
+	})
+	s, err := loadSubmission(file, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "alice" || len(s.Files) != 2 || s.Files["service.go"] == nil || s.Files["queue.go"] == nil {
+		t.Fatalf("submission %q with files %v, want alice with service.go and queue.go", s.Name, keys(s.Files))
+	}
+	if len(s.Ignored) != 5 {
+		t.Fatalf("ignored %q, want the 5 other entries", s.Ignored)
+	}
+	// A renamed file changes the hash; the same files give the same hash.
+	h := s.sha256()
+	s.Files["order.go"] = s.Files["queue.go"]
+	delete(s.Files, "queue.go")
+	if s.sha256() == h {
+		t.Fatal("renaming a file kept the sha256")
+	}
+}
+
+// TestChangedGraderFilesAreRefused: a submission carrying a changed copy of
+// the suite (or any grader file) is refused, naming the file; an unchanged
+// copy is only ignored.
+func TestChangedGraderFilesAreRefused(t *testing.T) {
+	root := testRoot(t, false)
+	suite := "mwzookeeper/conformance/a51_tree.go"
+	mine := readFile(t, filepath.Join(root, suite))
+	stub := "package aufgabe5\n"
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{gradedDir + "service.go": stub, suite: mine})
+	s, err := loadSubmission(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.checkForeign(root); err != nil {
+		t.Fatalf("an unchanged copy of %s: %v, want it ignored", suite, err)
+	}
+	writeTree(t, dir, map[string]string{suite: strings.Replace(mine, "package conformance", "package conformance // mine", 1)})
+	s, _ = loadSubmission(dir, "")
+	if err := s.checkForeign(root); !errors.Is(err, errRefused) || !strings.Contains(err.Error(), suite) {
+		t.Fatalf("a changed copy of %s: %v, want refused naming it", suite, err)
+	}
+}
+
+// TestGitSubmissionsAtHeadAndRef: a working clone is graded at HEAD (not
+// its uncommitted files), a bare clone too, and REF picks another commit.
+func TestGitSubmissionsAtHeadAndRef(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := filepath.Join(t.TempDir(), "bob")
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	writeTree(t, dir, map[string]string{gradedDir + "a.go": "package aufgabe5 // v1\n"})
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "v1")
+	git("tag", "v1")
+	writeTree(t, dir, map[string]string{gradedDir + "a.go": "package aufgabe5 // v2\n"})
+	git("commit", "-q", "-am", "v2")
+	writeTree(t, dir, map[string]string{gradedDir + "a.go": "package aufgabe5 // uncommitted\n"})
+	for _, tc := range []struct{ ref, want string }{{"", "v2"}, {"v1", "v1"}} {
+		s, err := loadSubmission(dir, tc.ref)
+		if err != nil || !strings.Contains(string(s.Files["a.go"]), tc.want) || len(s.Ref) != 40 {
+			t.Fatalf("ref %q: %v, a.go %q, commit %q; want %s", tc.ref, err, s.Files["a.go"], s.Ref, tc.want)
+		}
+	}
+	bare := dir + ".git"
+	if out, err := exec.Command("git", "clone", "-q", "--bare", dir, bare).CombinedOutput(); err != nil {
+		t.Fatalf("clone --bare: %v\n%s", err, out)
+	}
+	s, err := loadSubmission(bare, "")
+	if err != nil || s.Name != "bob" || !strings.Contains(string(s.Files["a.go"]), "v2") {
+		t.Fatalf("bare clone: %v, %+v", err, s)
+	}
+	if _, err := loadSubmission(dir, "nosuch"); !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "nosuch") {
+		t.Fatalf("REF=nosuch: %v", err)
+	}
+}
+
+func keys(m map[string][]byte) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

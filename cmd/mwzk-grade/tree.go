@@ -1,0 +1,181 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// skipped are the folders of the grader's tree that never go into a
+// grading copy: build output, peers' data, handouts, grading output.
+var skipped = []string{".git", "bin", "handout", "data", "testdata/data", "grades"}
+
+// graderFiles lists the grader's own files (slash paths relative to root):
+// what git tracks plus new files not ignored when root is a git checkout,
+// else every file outside the skipped folders.
+func graderFiles(root string) ([]string, error) {
+	if out, err := gitOut(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"); err == nil {
+		var files []string
+		for _, f := range strings.Split(out, "\x00") {
+			if f != "" && !isSkipped(f) {
+				if fi, err := os.Lstat(filepath.Join(root, f)); err == nil && fi.Mode().IsRegular() {
+					files = append(files, f)
+				}
+			}
+		}
+		slices.Sort(files)
+		return slices.Compact(files), nil
+	}
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() && rel != "." && isSkipped(rel) {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() {
+			files = append(files, rel)
+		}
+		return nil
+	})
+	return files, err
+}
+
+func isSkipped(rel string) bool {
+	for _, s := range skipped {
+		if rel == s || strings.HasPrefix(rel, s+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// isGraded: rel is a file the submission replaces (a non-test Go file of the
+// graded folder).
+func isGraded(rel string) bool {
+	rest, ok := strings.CutPrefix(rel, gradedDir)
+	return ok && !strings.Contains(rest, "/") && strings.HasSuffix(rest, ".go") && !strings.HasSuffix(rest, "_test.go")
+}
+
+// tree is a fresh copy of the grader's module with one submission in it.
+type tree struct {
+	dir string // the copy's root
+}
+
+// graderTreeHash is the sha256 of the grader's code that goes into every
+// grading copy (Go files, go.mod, go.sum, the hidden tests of extra): a
+// re-run of a batch grades a submission again only if this or the
+// submission changed. Docs and data do not count.
+func graderTreeHash(root, extra string) (string, error) {
+	files, err := graderFiles(root)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, rel := range files {
+		if isGraded(rel) || !(strings.HasSuffix(rel, ".go") || rel == "go.mod" || rel == "go.sum") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", rel, len(data))
+		h.Write(data)
+	}
+	if extra != "" {
+		names, _ := filepath.Glob(filepath.Join(extra, "*.go"))
+		slices.Sort(names)
+		for _, n := range names {
+			data, err := os.ReadFile(n)
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(h, "extra/%s\x00%d\x00", filepath.Base(n), len(data))
+			h.Write(data)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// buildTree copies the grader's files from root into a new temporary
+// folder, except the graded folder's non-test Go files, which come from
+// sub; extra (if set) is a folder of hidden tests that go into the suite's
+// package.
+func buildTree(root string, sub *submission, extra string) (*tree, error) {
+	files, err := graderFiles(root)
+	if err != nil {
+		return nil, fmt.Errorf("list the grader's files in %s: %w", root, err)
+	}
+	dir, err := os.MkdirTemp("", "mwzk-grade-")
+	if err != nil {
+		return nil, err
+	}
+	t := &tree{dir: dir}
+	for _, rel := range files {
+		if isGraded(rel) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err == nil {
+			err = t.write(rel, data)
+		}
+		if err != nil {
+			t.remove()
+			return nil, err
+		}
+	}
+	if err := t.addExtra(extra); err != nil {
+		t.remove()
+		return nil, err
+	}
+	for name, data := range sub.Files {
+		if err := t.write(gradedDir+name, data); err != nil {
+			t.remove()
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// addExtra copies the .go files of extra into the suite's package, named
+// extra_<name>.
+func (t *tree) addExtra(extra string) error {
+	if extra == "" {
+		return nil
+	}
+	names, err := filepath.Glob(filepath.Join(extra, "*.go"))
+	if err != nil || len(names) == 0 {
+		return fmt.Errorf("--extra %s: no .go files with hidden tests there", extra)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		data, err := os.ReadFile(n)
+		if err != nil {
+			return fmt.Errorf("--extra: %w", err)
+		}
+		if err := t.write("mwzookeeper/conformance/extra_"+filepath.Base(n), data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tree) write(rel string, data []byte) error {
+	p := filepath.Join(t.dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, data, 0o644)
+}
+
+// remove deletes the copy.
+func (t *tree) remove() { os.RemoveAll(t.dir) }
