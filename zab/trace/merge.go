@@ -261,7 +261,7 @@ func (h *readyHeap) Less(i, j int) bool {
 	return a < b
 }
 func (h *readyHeap) Swap(i, j int) { h.ks[i], h.ks[j] = h.ks[j], h.ks[i] }
-func (h *readyHeap) Push(x any)   { h.ks = append(h.ks, x.(int)) }
+func (h *readyHeap) Push(x any)    { h.ks = append(h.ks, x.(int)) }
 func (h *readyHeap) Pop() any {
 	k := h.ks[len(h.ks)-1]
 	h.ks = h.ks[:len(h.ks)-1]

@@ -11,17 +11,17 @@ import (
 // per receipt, the send it received. With unique, no two messages have
 // the same content.
 type fakeRun struct {
-	r       *rand.Rand
-	files   [][]Event
-	inc     []uint64
-	n       []uint64
-	skew    []int64
-	links   map[[2]uint64][]Event // in flight, per link
-	link    map[[2]uint64]uint64  // sender's count per link, this incarnation
-	truth   map[Ref]Ref           // receipt → its send
-	now     int64
-	unique  bool
-	sent    uint64
+	r      *rand.Rand
+	files  [][]Event
+	inc    []uint64
+	n      []uint64
+	skew   []int64
+	links  map[[2]uint64][]Event // in flight, per link
+	link   map[[2]uint64]uint64  // sender's count per link, this incarnation
+	truth  map[Ref]Ref           // receipt → its send
+	now    int64
+	unique bool
+	sent   uint64
 }
 
 func newFakeRun(seed uint64, peers int) *fakeRun {
