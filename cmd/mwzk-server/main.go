@@ -2,10 +2,12 @@
 // solution or the student's) behind ZooKeeper's client protocol, configured
 // by the peer's properties file.
 //
-//	mwzk-server --config peer1.properties [--impl solution|assignment]
+//	mwzk-server --config peer1.properties [--impl solution|assignment] [--trace-dir DIR]
 //
 // --impl picks the Service: the reference solution (the default where the
-// tree has it) or the student's stubs in assignments/aufgabe5.
+// tree has it) or the student's stubs in assignments/aufgabe5. --trace-dir
+// has the peer's Zab write its trace to DIR/<config name>.trace (the
+// trace.file key; zab-trace draws the traces of an ensemble).
 //
 // The file holds Zab's keys (myid, peer<i>, dataLogDir, tickTime, ...), the
 // logging keys (log.level, log.file, log.format) and the server's:
@@ -23,6 +25,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -32,6 +35,7 @@ import (
 	"zablab/logging"
 	"zablab/properties"
 	"zablab/server"
+	"zablab/zab"
 )
 
 // Exit codes.
@@ -50,6 +54,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	config := fs.String("config", "", "the peer's properties file (required)")
 	impl := fs.String("impl", defaultImpl(), "the Service to run: "+strings.Join(implNames(), "|"))
+	traceDir := fs.String("trace-dir", "", "write the peer's Zab trace to DIR/<config name>.trace (sets trace.file)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
@@ -65,6 +70,12 @@ func run(args []string, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "mwzk-server:", err)
 		return exitUsage
+	}
+	if *traceDir != "" {
+		if err := setTraceFile(p, *traceDir, *config); err != nil {
+			fmt.Fprintln(stderr, "mwzk-server:", err)
+			return exitUsage
+		}
 	}
 	log, closer, err := logging.New(p)
 	if err != nil {
@@ -106,4 +117,16 @@ func implNames() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// setTraceFile sets trace.file to dir/<config name>.trace, as an absolute
+// path (a relative one would be taken relative to the config's folder).
+func setTraceFile(p *properties.Properties, dir, config string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("--trace-dir %s: %w", dir, err)
+	}
+	name := strings.TrimSuffix(filepath.Base(config), filepath.Ext(config)) + ".trace"
+	p.Set(zab.KeyTraceFile, filepath.Join(abs, name))
+	return nil
 }

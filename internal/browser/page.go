@@ -233,3 +233,17 @@ func (p *Page) Screenshot(t testing.TB, path string) {
 		t.Fatal(err)
 	}
 }
+
+// PicturesEnv names the folder where Picture saves screenshots for the
+// docs (make pictures sets it to docs/pictures).
+const PicturesEnv = "ZABLAB_PICTURES"
+
+// Picture saves the viewport as <name>.png in $ZABLAB_PICTURES when that
+// is set, for docs/pictures.md; otherwise it does nothing.
+func (p *Page) Picture(t testing.TB, name string) {
+	t.Helper()
+	if dir := os.Getenv(PicturesEnv); dir != "" {
+		p.Screenshot(t, filepath.Join(dir, name+".png"))
+		t.Logf("picture %s", filepath.Join(dir, name+".png"))
+	}
+}

@@ -181,7 +181,9 @@ func (d *data) events(p *Page, laneOf map[uint64]int, rows []int, sendOf map[uin
 		d.Events = append(d.Events, v)
 	}
 	for t := range types {
-		d.Types = append(d.Types, t)
+		if t != "PEERLOST" { // a local note, drawn as a marker: nothing to filter
+			d.Types = append(d.Types, t)
+		}
 	}
 	slices.SortFunc(d.Types, func(a, b string) int { return order(a) - order(b) })
 }
@@ -196,7 +198,7 @@ func (d *data) link(i int, e *trace.Event, l int, laneOf map[uint64]int, sendOf 
 		kind = "drop"
 	}
 	s, ok := sendOf[m.ID]
-	if !ok || m.ID == 0 {
+	if !ok || m.ID == 0 || s > i { // a receipt listed before its send is drawn as one without
 		if m.Type == "PEERLOST" {
 			return -1 // a local note, drawn as a marker
 		}

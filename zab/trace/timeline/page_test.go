@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"testing"
 	"time"
@@ -12,72 +11,6 @@ import (
 	"zablab/zab/sim"
 	"zablab/zab/trace"
 )
-
-// expected counts what a page of evs must draw, computed from the trace
-// alone: one lane per peer (and one for the world), one arrow per copy of
-// a message that arrived, was lost, or was never seen again, and one
-// marker per event that is not a send, receipt or drop.
-type expected struct {
-	Lanes   int            `json:"lanes"`
-	Arrows  int            `json:"arrows"`
-	Markers map[string]int `json:"markers"`
-	Bands   map[string]int `json:"bands"` // role label → stretches, e.g. "LEADING e=2": 1
-}
-
-func expect(evs []trace.Event) expected {
-	x := expected{Markers: map[string]int{}, Bands: map[string]int{}}
-	peers := map[uint64]bool{}
-	seen := map[uint64]bool{} // message IDs that reached a receipt or drop
-	role := map[uint64]string{}
-	for i := range evs {
-		e := &evs[i]
-		peers[e.Peer] = true
-		switch e.Kind {
-		case trace.KindSend:
-			continue
-		case trace.KindRecv, trace.KindDrop:
-			if e.Msg.Type == "PEERLOST" {
-				x.Markers["peerlost"]++
-			} else {
-				x.Arrows++ // a receipt, a drop, a duplicate, or an orphan: one arrow each
-			}
-			seen[e.Msg.ID] = true
-			continue
-		case trace.KindState:
-			role[e.Peer] = e.Role
-			x.Bands[roleLabel(e)]++
-		case trace.KindCrash, trace.KindStop:
-			role[e.Peer] = ""
-		}
-		k := string(e.Kind)
-		if e.Kind == trace.KindAppend && role[e.Peer] == "LEADING" {
-			k = "proposal"
-		}
-		if e.Kind == trace.KindDeliver && role[e.Peer] == "LEADING" {
-			k = "commit"
-		}
-		x.Markers[k]++
-	}
-	for i := range evs {
-		if e := &evs[i]; e.Kind == trace.KindSend && !seen[e.Msg.ID] {
-			x.Arrows++ // never arrived, never dropped: lost in the trace
-		}
-	}
-	x.Lanes = len(peers)
-	return x
-}
-
-// drawnJS counts what the page drew, from its DOM.
-const drawnJS = `(() => {
-  const m = {}, b = {};
-  document.querySelectorAll('#marks .mk').forEach(g => {
-    const k = [...g.classList].find(c => c.startsWith('mk-')).slice(3);
-    m[k] = (m[k] || 0) + 1;
-  });
-  document.querySelectorAll('.bandlabel').forEach(t => { b[t.textContent] = (b[t.textContent] || 0) + 1; });
-  return {lanes: document.querySelectorAll('.lane').length, arrows: document.querySelectorAll('#arrows > g.arrow').length,
-    markers: m, bands: b};
-})()`
 
 // openPage renders p, opens it in Chromium, waits for it to draw, and
 // fails on any script error. The page is kept in dir.
@@ -105,19 +38,10 @@ func assertNoErrors(t *testing.T, pg *browser.Page, path string) {
 // assertDrawn compares the DOM with the trace's counts.
 func assertDrawn(t *testing.T, pg *browser.Page, evs []trace.Event) {
 	t.Helper()
-	want := expect(evs)
-	var got expected
-	pg.Eval(t, drawnJS, &got)
-	for k, n := range want.Bands { // the page also labels starts and downs
-		if got.Bands[k] != n {
-			t.Errorf("band %q drawn %d times, the trace has it %d times", k, got.Bands[k], n)
-		}
-	}
-	got.Bands, want.Bands = nil, nil
-	w, _ := json.Marshal(want)
-	g, _ := json.Marshal(got)
-	if string(w) != string(g) {
-		t.Fatalf("drawn %s\ntrace  %s", g, w)
+	var got Counts
+	pg.Eval(t, CountDrawnJS, &got)
+	if err := Expect(evs).Compare(got); err != nil {
+		t.Fatal(err)
 	}
 }
 
