@@ -28,5 +28,5 @@ trace-html: pictures-bins ## draw the traces of make run TRACE=1 as data/trace/r
 	./bin/zab-trace --html $(TRACE_DIR)/run.html $(sort $(wildcard $(TRACE_DIR)/peer*.trace))
 
 pictures: ## remake the screenshots of docs/pictures/ (needs chromium)
-	ZABLAB_PICTURES=$(CURDIR)/docs/pictures ZABLAB_BROWSER_REQUIRED=1 $(GO) test -count=1 -run Picture \
+	ZABLAB_PICTURES=$(CURDIR)/docs/pictures ZABLAB_BROWSER_REQUIRED=1 $(GO) test -count=1 -run 'Picture|ViolationPage' \
 		./zab/trace/timeline/ ./cmd/zab-trace/ ./internal/histview/

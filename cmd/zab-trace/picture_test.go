@@ -32,7 +32,10 @@ func TestPictureOfARealLeaderKill(t *testing.T) {
 	evs := merged(t, files)
 	crash := checkRecovery(t, evs, uint64(leader))
 	pg := openChecked(t, b, html, evs)
-	pg.Eval(t, fmt.Sprintf("window.timeline.setCursor(%d)", crash+40), nil)
+	// The picture: the kill near the top, the recovery below it.
+	pg.Eval(t, fmt.Sprintf(`(() => { window.timeline.setCursor(%d);
+  const m = document.querySelector('#marks [data-i="%d"] .shape');
+  document.getElementById('scroll').scrollTop = m.getBBox().y - 90; })()`, crash+40, crash), nil)
 	pg.Screenshot(t, filepath.Join(out, "leader-kill.png"))
 	pg.Picture(t, "leader-kill")
 	t.Logf("%s; page in %s", stdout, html)
@@ -83,7 +86,7 @@ func skew(t *testing.T, files []string, dir string, by []int64) []string {
 // receipt below its send.
 func openChecked(t *testing.T, b *browser.Browser, html string, evs []trace.Event) *browser.Page {
 	t.Helper()
-	pg := b.Open(t, browser.FileURL(t, html), 1280, 800)
+	pg := b.Open(t, browser.FileURL(t, html), 1280, 900)
 	pg.WaitFor(t, "the timeline to draw", "window.timeline && window.timeline.ready", 60*time.Second)
 	var inPage []string
 	pg.Eval(t, "window.__errors", &inPage)

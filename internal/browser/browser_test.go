@@ -2,6 +2,7 @@ package browser
 
 import (
 	"fmt"
+	"image"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -49,6 +50,24 @@ func TestBrowserSeesErrorsAndPixels(t *testing.T) {
 	}
 	if r, g, _, _ := img.At(20, 15).RGBA(); r>>8 < 200 || g>>8 > 60 || img.Bounds().Dx() != 400 {
 		t.Fatalf("screenshot %v: pixel (20,15) is not the red box", img.Bounds())
+	}
+	pics := t.TempDir()
+	t.Setenv(PicturesEnv, pics)
+	clean.Picture(t, "box")
+	pf, err := os.Open(filepath.Join(pics, "box.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	pimg, err := png.Decode(pf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := pimg.(*image.Paletted); !ok {
+		t.Fatalf("a docs picture is a %T, want a paletted image", pimg)
+	}
+	if r, g, _, _ := pimg.At(20, 15).RGBA(); r>>8 < 200 || g>>8 > 60 {
+		t.Fatal("the docs picture lost the red box")
 	}
 
 	bad := b.Open(t, writePage(t, `<script>console.error("logged on purpose")</script>

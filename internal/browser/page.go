@@ -151,7 +151,8 @@ func (p *Page) must(t testing.TB, method string, params, out any) {
 }
 
 // Eval evaluates a JavaScript expression in the page and decodes its
-// value (JSON-able) into out, which may be nil. An exception fails t.
+// value (JSON-able) into out, which may be nil; undefined leaves out as
+// it is. An exception fails t.
 func (p *Page) Eval(t testing.TB, expr string, out any) {
 	t.Helper()
 	var r struct {
@@ -169,7 +170,7 @@ func (p *Page) Eval(t testing.TB, expr string, out any) {
 	if r.Exception != nil {
 		t.Fatalf("evaluating %s: %s %s", expr, r.Exception.Text, r.Exception.Exception.Description)
 	}
-	if out != nil {
+	if out != nil && len(r.Result.Value) > 0 { // undefined has no value: out stays as it is
 		if err := json.Unmarshal(r.Result.Value, out); err != nil {
 			t.Fatalf("evaluating %s: result %s: %v", expr, r.Result.Value, err)
 		}
@@ -239,11 +240,25 @@ func (p *Page) Screenshot(t testing.TB, path string) {
 const PicturesEnv = "ZABLAB_PICTURES"
 
 // Picture saves the viewport as <name>.png in $ZABLAB_PICTURES when that
-// is set, for docs/pictures.md; otherwise it does nothing.
+// is set, for docs/pictures.md, with 256 colours to keep it small;
+// otherwise it does nothing.
 func (p *Page) Picture(t testing.TB, name string) {
 	t.Helper()
-	if dir := os.Getenv(PicturesEnv); dir != "" {
-		p.Screenshot(t, filepath.Join(dir, name+".png"))
-		t.Logf("picture %s", filepath.Join(dir, name+".png"))
+	dir := os.Getenv(PicturesEnv)
+	if dir == "" {
+		return
 	}
+	path := filepath.Join(dir, name+".png")
+	p.Screenshot(t, path)
+	if err := shrinkPNG(path); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Size() > 250<<10 {
+		t.Errorf("picture %s has %d KiB; docs pictures stay well under 300 KiB: show less", path, st.Size()>>10)
+	}
+	t.Logf("picture %s (%d KiB)", path, st.Size()>>10)
 }

@@ -68,7 +68,7 @@ func TestPictureOfAFailingHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pg := b.Open(t, browser.FileURL(t, path), 1100, 520)
+	pg := b.Open(t, browser.FileURL(t, path), 1060, 430)
 	pg.WaitFor(t, "the history to draw", "window.histview && window.histview.ready", 30*time.Second)
 	var drawn struct {
 		Operations, Faults int

@@ -250,7 +250,8 @@ func (d *data) bands(evs []trace.Event, laneOf map[uint64]int, rows []int) {
 		case trace.KindState:
 			start(l, r, band{Role: e.Role, Phase: e.Phase, Label: roleLabel(e)})
 		case trace.KindStart:
-			start(l, r, band{Role: "LOOKING", Label: "start"})
+			start(l, r, band{Role: "LOOKING"}) // the start marker says it; a state follows
+
 		case trace.KindCrash:
 			start(l, r, band{Role: "DOWN", Label: "down"})
 		case trace.KindStop, trace.KindFull:

@@ -12,7 +12,8 @@
   // The network's lane is narrow; the peers share the rest.
   const NETW = 96, peers = D.lanes.filter(l => l.id !== 0).length;
   const netW = D.lanes.length > peers ? NETW : 0;
-  const LANEW = Math.max(120, Math.min(260, (scroll.clientWidth - LEFT - netW - 30) / Math.max(1, peers)));
+  const RIGHT = 150; // room for the last lane's labels
+  const LANEW = Math.max(120, Math.min(260, (scroll.clientWidth - LEFT - netW - RIGHT) / Math.max(1, peers)));
   const laneW = D.lanes.map(l => l.id === 0 ? NETW : LANEW);
   const laneX = [];
   laneW.reduce((x, w, i) => { laneX[i] = x + w / 2; return x + w; }, LEFT);
@@ -39,7 +40,7 @@
   }
 
   // ---- the picture ----
-  const width = LEFT + laneW.reduce((a, b) => a + b, 0) + 20;
+  const width = LEFT + laneW.reduce((a, b) => a + b, 0) + RIGHT;
   const height = TOP + D.rows * ROW + 20;
   svg.setAttribute('width', width);
   svg.setAttribute('height', height);
@@ -87,7 +88,7 @@
     const y0 = Y(b.r0) - ROW / 2, h = (b.r1 - b.r0 + 1) * ROW;
     const phase = b.phase && b.phase !== 'broadcast' && b.role !== 'LOOKING' ? ' phase' : '';
     el('rect', { x: X(b.l) - 4, y: y0, width: 8, height: h, class: 'band ' + b.role + phase }, gBands);
-    text(gBands, X(b.l) + 8, y0 + 11, b.label, 'bandlabel ' + b.role);
+    if (b.label) text(gBands, X(b.l) + 8, y0 + 11, b.label, 'bandlabel ' + b.role);
   }
 
   // Arrows: one per message copy, coloured by type.

@@ -12,15 +12,20 @@ import (
 	"zablab/zab/trace"
 )
 
-// openPage renders p, opens it in Chromium, waits for it to draw, and
-// fails on any script error. The page is kept in dir.
-func openPage(t *testing.T, b *browser.Browser, p *Page, dir, name string) *browser.Page {
+// openPage renders p, opens it in Chromium (1280×800, or the size
+// given), waits for it to draw, and fails on any script error. The page
+// is kept in dir.
+func openPage(t *testing.T, b *browser.Browser, p *Page, dir, name string, size ...int) *browser.Page {
 	t.Helper()
 	path := filepath.Join(dir, name+".html")
 	if err := WriteFile(path, p); err != nil {
 		t.Fatal(err)
 	}
-	pg := b.Open(t, browser.FileURL(t, path), 1280, 800)
+	w, h := 1280, 800
+	if len(size) == 2 {
+		w, h = size[0], size[1]
+	}
+	pg := b.Open(t, browser.FileURL(t, path), w, h)
 	pg.WaitFor(t, "the timeline to draw", "window.timeline && window.timeline.ready", 60*time.Second)
 	assertNoErrors(t, pg, path)
 	return pg
@@ -61,15 +66,18 @@ func TestPageDrawsWhatTheTraceHolds(t *testing.T) {
 func TestViolationPageOpensAtTheViolation(t *testing.T) {
 	b := browser.Start(t)
 	dir := artifacts.Scratch(t)
-	evs, r := simEvents(t, sim.Options{Seed: 28, Observers: -1, Bugs: sim.Bugs{Bugs: core.Bugs{CommitWithoutQuorum: true}}})
+	// make sim-html SEED=882 BUG=commit-without-quorum VOTERS=3 OBSERVERS=0 STEPS=120
+	evs, r := simEvents(t, sim.Options{Seed: 882, Voters: 3, Observers: 0, Steps: 120,
+		Bugs: sim.Bugs{Bugs: core.Bugs{CommitWithoutQuorum: true}}})
 	if !r.Failed() {
-		t.Fatalf("seed 28 with CommitWithoutQuorum no longer fails (%v): pick another failing seed (zab-sim --bug commit-without-quorum)", r)
+		t.Fatalf("seed 882 with CommitWithoutQuorum no longer fails (%v): pick another failing seed (zab-sim --bug commit-without-quorum)", r)
 	}
 	v := len(evs) - 1
 	if evs[v].Kind != trace.KindViolation || len(evs[v].Cause) == 0 {
 		t.Fatalf("the last event is %+v, want a violation naming its causes", evs[v])
 	}
-	pg := openPage(t, b, &Page{Title: "bug", Summary: r.String(), Events: evs}, dir, "violation")
+	pg := openPage(t, b, &Page{Title: "zab-sim seed 882 with bug commit-without-quorum", Summary: r.String(), Events: evs,
+		Notes: []string{"make sim-html SEED=882 BUG=commit-without-quorum VOTERS=3 OBSERVERS=0 STEPS=120"}}, dir, "violation", 1280, 900)
 	assertDrawn(t, pg, evs)
 	var got struct {
 		Cursor  int  `json:"cursor"`
@@ -93,4 +101,5 @@ func TestViolationPageOpensAtTheViolation(t *testing.T) {
 			got.Cursor, v, got.Visible, got.Causes, got.Why, len(want)-1)
 	}
 	pg.Screenshot(t, filepath.Join(dir, "violation.png"))
+	pg.Picture(t, "violation")
 }
