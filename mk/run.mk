@@ -13,8 +13,8 @@ run-bins:
 	@mkdir -p bin
 	$(GO) build -o bin/ ./cmd/mwzk-server ./cmd/mwzk-run
 
-run: run-bins ## 3-peer MWZooKeeper ensemble of testdata/ensemble3 in the foreground (Ctrl-C stops it); IMPL=assignment for yours
-	./bin/mwzk-run --ensemble testdata/ensemble3 --bin bin/mwzk-server --impl $(RUN_IMPL)
+run: run-bins ## 3-peer MWZooKeeper ensemble of testdata/ensemble3 in the foreground (Ctrl-C stops it); IMPL=assignment for yours; TRACE=1 traces it
+	./bin/mwzk-run --ensemble testdata/ensemble3 --bin bin/mwzk-server --impl $(RUN_IMPL) $(RUN_TRACE)
 
 run1: run-bins ## the 1-peer ensemble of testdata/ensemble1 (client port 11181)
 	./bin/mwzk-run --ensemble testdata/ensemble1 --bin bin/mwzk-server --impl $(RUN_IMPL)

@@ -35,7 +35,12 @@ type Config struct {
 	InitLimit   int           // initLimit in ticks (default 10)
 	SyncLimit   int           // syncLimit in ticks (default 5)
 	SnapCount   int           // snapCount: deliveries between snapshots (default 100000)
-	Logger      logrus.FieldLogger
+	// TraceFile (trace.file) is where the peer writes its trace for
+	// zab-trace (package zab/trace); empty: no trace. TraceMaxBytes
+	// (trace.maxMB, in MiB, default 64) bounds the file.
+	TraceFile     string
+	TraceMaxBytes int64
+	Logger        logrus.FieldLogger
 	// Now is the clock of the leader's timestamps (nil: time.Now). Whatever
 	// it says, timestamps strictly increase along the order: a leader uses
 	// max(Now, last timestamp + 1 ns). Ticks use the real clock. Now must be
@@ -106,6 +111,9 @@ func ConfigFromProperties(p *properties.Properties, single bool) (Config, error)
 		return c, p.Errorf("dataLogDir", ErrConfig, "is required: the folder of the transaction log")
 	}
 	c.DataSnapDir = p.Path("dataSnapDir", c.DataLogDir)
+	if err := c.readTrace(p); err != nil {
+		return c, err
+	}
 	lg, closer, err := logging.New(p)
 	if err != nil {
 		return c, fmt.Errorf("%w: %w", ErrConfig, err)

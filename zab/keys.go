@@ -18,7 +18,7 @@ import (
 // ConfigFromProperties, or passes them to CheckKeys and UnknownKeys.
 var KnownKeys = []string{
 	"myid", "dataLogDir", "dataSnapDir", "tickTime", "initLimit", "syncLimit", "snapCount",
-	"clientPort", "maxClientCnxns", "minSessionTimeout", "maxSessionTimeout",
+	KeyTraceFile, KeyTraceMaxMB, "clientPort", "maxClientCnxns", "minSessionTimeout", "maxSessionTimeout",
 }
 
 // CheckKeys returns an error wrapping ErrConfig, naming file, line and key,

@@ -51,6 +51,7 @@ type node struct {
 	snaps    snapshotter
 	snapDone chan savedSnap // the background snapshot write's result
 	split    core.Splitter  // reused for every Ready
+	trace    *tracer        // nil unless trace.file is set (zab/trace.go)
 }
 
 const (
@@ -131,10 +132,14 @@ func (n *node) open() error {
 	if err == nil {
 		err = n.buildCore(restored)
 	}
+	if err == nil {
+		n.trace, err = openTracer(&n.cfg, n.inc, restored)
+	}
 	if err == nil && n.newTr != nil {
 		n.tr, err = n.newTr()
 	}
 	if err != nil {
+		n.trace.close()
 		_ = st.Close()
 		return err
 	}
@@ -179,6 +184,7 @@ func (n *node) Shutdown() error {
 	n.state.Store(closed)
 	close(n.quit)
 	<-n.done
+	n.trace.stop(n.failure)
 	err := n.failure
 	if n.tr != nil {
 		err = errors.Join(err, n.tr.Close())
@@ -336,11 +342,13 @@ func (n *node) run() {
 		case tick:
 			n.core.Tick(n.now())
 		case msg != nil:
+			n.trace.recv(msg)
 			n.core.Step(*msg, n.now())
 		}
 		n.gather(recv)
 		n.publish()
 		n.process()
+		n.trace.flush()
 	}
 	n.snaps.abandon(n)
 	n.lg.WithError(n.failure).Error("peer stopped: it cannot go on safely")
@@ -360,6 +368,7 @@ func (n *node) gather(recv <-chan core.Message) {
 			if !ok {
 				return
 			}
+			n.trace.recv(&m)
 			n.core.Step(m, n.now())
 		default:
 			return

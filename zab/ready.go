@@ -15,6 +15,7 @@ func (n *node) process() {
 			return
 		}
 		rd := n.core.Ready()
+		n.trace.changed(n.core)
 		if rd.Snapshot != nil {
 			// An installed snapshot removes older ones: our own still being
 			// written must land first, or it would survive as a fallback.
@@ -29,12 +30,14 @@ func (n *node) process() {
 			n.failure = fmt.Errorf("%w: %w", ErrStorage, err)
 			return
 		}
+		n.trace.ready(&rd)
 		n.send(later)
 		if err := n.deliver(rd.Events); err != nil {
 			n.failure = err
 			return
 		}
 		n.core.Advance(rd)
+		n.trace.changed(n.core)
 		n.publish() // a leader may have become active
 		n.snaps.maybeTake(n)
 	}
@@ -44,8 +47,9 @@ func (n *node) send(ms []core.Message) {
 	if n.tr == nil {
 		return
 	}
-	for _, m := range ms {
-		n.tr.Send(m)
+	for i := range ms {
+		n.trace.send(&ms[i])
+		n.tr.Send(ms[i])
 	}
 }
 

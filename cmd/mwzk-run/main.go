@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -17,6 +19,7 @@ func main() {
 	stopOnFailure := pflag.Bool("stop-on-failure", false, "stop all peers when one exits unexpectedly")
 	stopTimeout := pflag.Duration("stop-timeout", 10*time.Second, "after Ctrl-C, how long peers may take before they are killed")
 	color := pflag.Bool("color", isTerminal(os.Stdout), "color the [peerN] prefixes (default: when standard output is a terminal)")
+	traceDir := pflag.String("trace-dir", "", "passed on as --trace-dir: each peer writes its Zab trace there (old traces of these peers are removed first)")
 	pflag.Parse()
 	if pflag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "mwzk-run: unexpected arguments %q\n", pflag.Args())
@@ -35,6 +38,13 @@ func main() {
 	if *impl != "" {
 		extra = []string{"--impl", *impl}
 	}
+	if *traceDir != "" {
+		if err := freshTraces(*traceDir, peers); err != nil {
+			fmt.Fprintln(os.Stderr, "mwzk-run:", err)
+			os.Exit(1)
+		}
+		extra = append(extra, "--trace-dir", *traceDir)
+	}
 	l := &launcher{
 		con:           &console{w: os.Stdout, color: *color},
 		bin:           *bin,
@@ -45,7 +55,27 @@ func main() {
 	}
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	os.Exit(l.run(sigs))
+	code := l.run(sigs)
+	if *traceDir != "" {
+		l.con.say("the peers' traces are in %s; draw them: make trace-html (zab-trace --html %s %s)",
+			*traceDir, filepath.Join(*traceDir, "run.html"), filepath.Join(*traceDir, "peer*.trace"))
+	}
+	os.Exit(code)
+}
+
+// freshTraces removes the traces of an earlier run of these peers, so
+// the run's picture holds this run only (a peer restarted by hand appends).
+func freshTraces(dir string, peers []peerFile) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--trace-dir: %w", err)
+	}
+	for _, p := range peers {
+		f := filepath.Join(dir, strings.TrimSuffix(filepath.Base(p.file), ".properties")+".trace")
+		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
+			return fmt.Errorf("--trace-dir: %w", err)
+		}
+	}
+	return nil
 }
 
 // isTerminal: f is a character device, as a terminal is (and a pipe or a

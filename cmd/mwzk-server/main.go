@@ -2,10 +2,12 @@
 // solution or the student's) behind ZooKeeper's client protocol, configured
 // by the peer's properties file.
 //
-//	mwzk-server --config peer1.properties [--impl solution|assignment]
+//	mwzk-server --config peer1.properties [--impl solution|assignment] [--trace-dir DIR]
 //
 // --impl picks the Service: the reference solution (the default where the
-// tree has it) or the student's stubs in assignments/aufgabe5.
+// tree has it) or the student's stubs in assignments/aufgabe5. --trace-dir
+// has the peer's Zab write its trace to DIR/<config name>.trace (the
+// trace.file key; zab-trace draws the traces of an ensemble).
 //
 // The file holds Zab's keys (myid, peer<i>, dataLogDir, tickTime, ...), the
 // logging keys (log.level, log.file, log.format) and the server's:
@@ -23,6 +25,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -32,6 +35,7 @@ import (
 	"zablab/logging"
 	"zablab/properties"
 	"zablab/server"
+	"zablab/zab"
 )
 
 // Exit codes.
@@ -46,15 +50,21 @@ func main() {
 }
 
 func run(args []string, stderr io.Writer) int {
-	config, impl, code := parseFlags(args, stderr)
+	fl, code := parseFlags(args, stderr)
 	if code >= 0 {
 		return code
 	}
-	factory := impls[impl]
-	p, err := properties.LoadFile(config)
+	factory := impls[fl.impl]
+	p, err := properties.LoadFile(fl.config)
 	if err != nil {
 		fmt.Fprintln(stderr, "mwzk-server:", err)
 		return exitUsage
+	}
+	if fl.traceDir != "" {
+		if err := setTraceFile(p, fl.traceDir, fl.config); err != nil {
+			fmt.Fprintln(stderr, "mwzk-server:", err)
+			return exitUsage
+		}
 	}
 	log, closer, err := logging.New(p)
 	if err != nil {
@@ -78,7 +88,7 @@ func run(args []string, stderr io.Writer) int {
 		return exitFailed
 	}
 	id, _ := p.Get("myid")
-	log.WithField("peer", strings.TrimSpace(id)).WithField("impl", impl).
+	log.WithField("peer", strings.TrimSpace(id)).WithField("impl", fl.impl).
 		Infof("mwzk-server listening for clients on %s", srv.Addr())
 	sig := <-sigs
 	log.WithField("signal", sig.String()).Info("stopping")
@@ -91,37 +101,43 @@ func run(args []string, stderr io.Writer) int {
 
 // parseFlags reads the command line. A code of 0 or more means: exit with
 // it now (help, or a usage error already printed with the usage).
-func parseFlags(args []string, stderr io.Writer) (config, impl string, code int) {
+// flags are mwzk-server's command line.
+type flags struct {
+	config, impl, traceDir string
+}
+
+func parseFlags(args []string, stderr io.Writer) (fl flags, code int) {
 	fs := pflag.NewFlagSet("mwzk-server", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are printed once, below, with the usage
-	fs.StringVar(&config, "config", "", "the peer's properties file (required)")
-	fs.StringVar(&impl, "impl", defaultImpl(), "the Service to run: "+strings.Join(implNames(), " or "))
+	fs.StringVar(&fl.config, "config", "", "the peer's properties file (required)")
+	fs.StringVar(&fl.impl, "impl", defaultImpl(), "the Service to run: "+strings.Join(implNames(), " or "))
+	fs.StringVar(&fl.traceDir, "trace-dir", "", "write the peer's Zab trace to DIR/<config name>.trace (sets trace.file)")
 	usage := func() {
-		fmt.Fprintf(stderr, "usage: mwzk-server --config peerN.properties [--impl %s]\n\nFlags:\n%s",
+		fmt.Fprintf(stderr, "usage: mwzk-server --config peerN.properties [--impl %s] [--trace-dir DIR]\n\nFlags:\n%s",
 			strings.Join(implNames(), "|"), fs.FlagUsages())
 	}
-	fail := func(format string, a ...any) (string, string, int) {
+	fail := func(format string, a ...any) (flags, int) {
 		fmt.Fprintf(stderr, "mwzk-server: "+format+"\n", a...)
 		usage()
-		return "", "", exitUsage
+		return flags{}, exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			usage()
-			return "", "", exitOK
+			return flags{}, exitOK
 		}
 		return fail("%v", err)
 	}
-	if _, ok := impls[impl]; !ok {
-		return fail("--impl %q: want one of %s", impl, strings.Join(implNames(), ", "))
+	if _, ok := impls[fl.impl]; !ok {
+		return fail("--impl %q: want one of %s", fl.impl, strings.Join(implNames(), ", "))
 	}
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %q (the peer's file goes after --config)", fs.Arg(0))
 	}
-	if config == "" {
+	if fl.config == "" {
 		return fail("--config is required: the peer's properties file")
 	}
-	return config, impl, -1
+	return fl, -1
 }
 
 func implNames() []string {
@@ -131,4 +147,16 @@ func implNames() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// setTraceFile sets trace.file to dir/<config name>.trace, as an absolute
+// path (a relative one would be taken relative to the config's folder).
+func setTraceFile(p *properties.Properties, dir, config string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("--trace-dir %s: %w", dir, err)
+	}
+	name := strings.TrimSuffix(filepath.Base(config), filepath.Ext(config)) + ".trace"
+	p.Set(zab.KeyTraceFile, filepath.Join(abs, name))
+	return nil
 }

@@ -1,66 +1,161 @@
 // Command zab-sim runs the Zab simulator over a range of seeds and prints one
 // line per failing seed, then "sim: <N> schedules, <V> violations".
+//
+//	zab-sim --seeds 1000 --first 1            # 1000 schedules from seed 1
+//	zab-sim --seed 42 --html seed42.html      # one schedule, drawn as a timeline
+//	zab-sim --bug commit-without-quorum --seeds 200 --html bug.html
+//
+// --html draws the schedule of --seed, or without --seed the first failing
+// seed of the range, as one HTML page that opens at the violation (package
+// zab/trace/timeline). --bug switches on a known protocol error (see
+// --help for the names), as TestSimulatorCatchesBugs does, to watch the
+// simulator catch it.
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"zablab/zab/core"
 	"zablab/zab/sim"
 )
 
+// bugs are the simulator's bug switches by name.
+var bugs = map[string]sim.Bugs{
+	"ack-before-durable":    {AckBeforeDurable: true},
+	"commit-without-quorum": {Bugs: core.Bugs{CommitWithoutQuorum: true}},
+	"election-ignores-zxid": {Bugs: core.Bugs{ElectionIgnoresZxid: true}},
+	"skip-synchronization":  {Bugs: core.Bugs{SkipSynchronization: true}},
+	"accept-old-epoch":      {Bugs: core.Bugs{AcceptOldEpoch: true}},
+}
+
+func bugNames() string {
+	var n []string
+	for k := range bugs {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return strings.Join(n, ", ")
+}
+
+// config is the command line.
+type config struct {
+	seeds, workers, steps, voters int
+	observers                     int
+	first, seed                   uint64
+	one, silent                   bool
+	bug, html                     string
+	opts                          sim.Options
+}
+
 func main() {
-	seeds := pflag.Int("seeds", 1000, "number of schedules")
-	first := pflag.Uint64("first", 1, "first seed")
-	workers := pflag.Int("workers", runtime.GOMAXPROCS(0), "schedules run in parallel")
-	steps := pflag.Int("steps", 0, "fault steps per schedule (0: default)")
-	silent := pflag.Bool("silent-crashes", false, "no crash closes sockets (no lost-connection reports)")
+	var c config
+	pflag.IntVar(&c.seeds, "seeds", 1000, "number of schedules")
+	pflag.Uint64Var(&c.first, "first", 1, "first seed")
+	pflag.Uint64Var(&c.seed, "seed", 0, "run this one seed (with --html: draw it)")
+	pflag.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "schedules run in parallel")
+	pflag.IntVar(&c.steps, "steps", 0, "fault steps per schedule (0: default)")
+	pflag.IntVar(&c.voters, "voters", 0, "voters per ensemble, 1..7 (0: picked by the seed)")
+	pflag.IntVar(&c.observers, "observers", -1, "observers per ensemble (-1: picked by the seed)")
+	pflag.BoolVar(&c.silent, "silent-crashes", false, "no crash closes sockets (no lost-connection reports)")
+	pflag.StringVar(&c.bug, "bug", "", "switch on a known protocol bug: "+bugNames())
+	pflag.StringVar(&c.html, "html", "", "write the schedule as a timeline page to this file")
 	pflag.Parse()
-	if *seeds < 1 || *workers < 1 {
-		fmt.Fprintln(os.Stderr, "zab-sim: --seeds and --workers must be positive")
+	c.one = pflag.CommandLine.Changed("seed")
+	if err := c.check(); err != nil {
+		fmt.Fprintln(os.Stderr, "zab-sim:", err)
 		os.Exit(2)
 	}
+	if c.one {
+		c.first, c.seeds = c.seed, 1
+	}
+	failed := c.runAll()
+	if c.html != "" {
+		if err := c.draw(failed); err != nil {
+			fmt.Fprintln(os.Stderr, "zab-sim:", err)
+			os.Exit(1)
+		}
+	}
+	if len(failed) > 0 {
+		os.Exit(1)
+	}
+}
+
+func (c *config) check() error {
+	switch {
+	case c.seeds < 1 || c.workers < 1:
+		return errors.New("--seeds and --workers must be positive")
+	case c.voters < 0 || c.voters > 7:
+		return fmt.Errorf("--voters %d: want 1..7, or 0 for the seed's choice", c.voters)
+	case c.observers < -1 || c.observers > 4:
+		return fmt.Errorf("--observers %d: want 0..4, or -1 for the seed's choice", c.observers)
+	case c.bug != "" && bugs[c.bug] == (sim.Bugs{}):
+		return fmt.Errorf("--bug %q: known bugs are %s", c.bug, bugNames())
+	}
+	c.opts = sim.Options{Observers: c.observers, Steps: c.steps, SilentCrashes: c.silent, Voters: c.voters, Bugs: bugs[c.bug]}
+	return nil
+}
+
+// runAll runs the seeds in parallel and returns the failing ones, sorted.
+func (c *config) runAll() []sim.Result {
 	start := time.Now()
-	results := make(chan sim.Result, *workers)
+	results := make(chan sim.Result, c.workers)
 	var wg sync.WaitGroup
 	next := make(chan uint64)
-	for range *workers {
+	for range c.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for s := range next {
-				results <- sim.Run(sim.Options{Seed: s, Observers: -1, Steps: *steps, SilentCrashes: *silent})
+				o := c.opts
+				o.Seed = s
+				results <- sim.Run(o)
 			}
 		}()
 	}
 	go func() {
-		for i := 0; i < *seeds; i++ {
-			next <- *first + uint64(i)
+		for i := 0; i < c.seeds; i++ {
+			next <- c.first + uint64(i)
 		}
 		close(next)
 		wg.Wait()
 		close(results)
 	}()
-	violations, maxLive, done := 0, 0, 0
+	var failed []sim.Result
+	maxLive, done := 0, 0
 	for r := range results {
 		done++
 		if r.Failed() {
-			violations++
+			failed = append(failed, r)
+			fmt.Println(r)
+		} else if c.one {
 			fmt.Println(r)
 		}
 		maxLive = max(maxLive, r.LivenessTicks)
 		if done%10000 == 0 {
-			fmt.Fprintf(os.Stderr, "zab-sim: %d/%d schedules, %d violations, %s\n", done, *seeds, violations, time.Since(start).Round(time.Second))
+			fmt.Fprintf(os.Stderr, "zab-sim: %d/%d schedules, %d violations, %s\n", done, c.seeds, len(failed), time.Since(start).Round(time.Second))
 		}
 	}
+	sort.Slice(failed, func(i, j int) bool { return failed[i].Seed < failed[j].Seed })
 	fmt.Fprintf(os.Stderr, "zab-sim: %s, max liveness %d ticks\n", time.Since(start).Round(time.Millisecond), maxLive)
-	fmt.Printf("sim: %d schedules, %d violations\n", *seeds, violations)
-	if violations > 0 {
-		os.Exit(1)
+	fmt.Printf("sim: %d schedules, %d violations\n", c.seeds, len(failed))
+	if len(failed) > 0 && c.html == "" {
+		fmt.Printf("draw one: make sim-html SEED=%d%s\n", failed[0].Seed, c.bugArg())
 	}
+	return failed
+}
+
+func (c *config) bugArg() string {
+	if c.bug == "" {
+		return ""
+	}
+	return " BUG=" + c.bug
 }

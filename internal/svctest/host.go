@@ -25,6 +25,14 @@ type Host struct {
 	serving  bool
 	lost     int // Serving(false) calls
 	notifies int
+	changes  []ServingChange
+}
+
+// ServingChange is one Serving call: when (the real clock), and whether
+// the Service takes requests from then on.
+type ServingChange struct {
+	At      time.Time
+	Serving bool
 }
 
 var _ mwzookeeper.Host = (*Host)(nil)
@@ -87,7 +95,16 @@ func (h *Host) Serving(ok bool) {
 	if !ok {
 		h.lost++
 	}
+	h.changes = append(h.changes, ServingChange{At: time.Now(), Serving: ok})
 	h.mu.Unlock()
+}
+
+// ServingChanges returns every Serving call so far, in order: a picture
+// of a failing history draws the periods a replica served no clients.
+func (h *Host) ServingChanges() []ServingChange {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]ServingChange(nil), h.changes...)
 }
 
 // ServingLost counts the Serving(false) calls so far: a test can see that

@@ -12,6 +12,8 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
+	"zablab/internal/artifacts"
+	"zablab/internal/histview"
 	"zablab/internal/svctest"
 	"zablab/internal/wait"
 	"zablab/mwzookeeper"
@@ -139,14 +141,46 @@ func TestLinearizabilityUnderLeaderFailover(t *testing.T) {
 	} else {
 		t.Logf("%d operations overlapped the outage of replica %d", n, f.replica)
 	}
-	linCheck(t, seed, ops, f)
+	linCheck(t, seed, ops, f.faults(e, h))
 }
 
 // linFault is the outage of the stopped replica, in history time: from
-// its stop until it serves again.
+// its stop until it serves again, with the moment it was restarted.
 type linFault struct {
-	replica  int
-	from, to int64
+	replica           int
+	from, restart, to int64
+}
+
+// faults lists what a picture of the history draws beside the clients:
+// the stop and restart of the replica, its time down, and every period
+// in which a replica served no clients (LOOKING, or stopped).
+func (f linFault) faults(e *svctest.Ensemble, h *linHistory) []histview.Fault {
+	fs := []histview.Fault{
+		{Replica: f.replica, Kind: histview.Stop, Start: f.from, Details: "the test stops the leader's replica"},
+		{Replica: f.replica, Kind: histview.Down, Start: f.from, End: f.restart},
+		{Replica: f.replica, Kind: histview.Restart, Start: f.restart, Details: "started again from its disk"},
+	}
+	end := h.now()
+	for i := 1; i <= e.N(); i++ {
+		from := int64(-1)
+		for _, c := range e.Host(i).ServingChanges() {
+			at := int64(c.At.Sub(h.start))
+			switch {
+			case !c.Serving && from < 0:
+				from = max(at, 0)
+			case c.Serving && from >= 0:
+				if at > 0 {
+					fs = append(fs, histview.Fault{Replica: i, Kind: histview.Looking, Start: from, End: at,
+						Details: fmt.Sprintf("replica %d served no clients: no leader, or stopped", i)})
+				}
+				from = -1
+			}
+		}
+		if from >= 0 {
+			fs = append(fs, histview.Fault{Replica: i, Kind: histview.Looking, Start: from, End: end})
+		}
+	}
+	return fs
 }
 
 // overlapping counts the operations that ran while the replica was out.
@@ -176,6 +210,7 @@ func linFailover(t *testing.T, e *svctest.Ensemble, h *linHistory, answered, fin
 		t.Fatalf("stop leader %d: %v", leader, err)
 	}
 	next := e.WaitNewLeader(t, leader)
+	f.restart = h.now()
 	if err := e.Restart(leader); err != nil {
 		t.Fatalf("restart replica %d: %v", leader, err)
 	}
@@ -187,9 +222,10 @@ func linFailover(t *testing.T, e *svctest.Ensemble, h *linHistory, answered, fin
 }
 
 // linCheck runs porcupine on the history; an illegal one fails the test
-// with the seed and a visualization written to a folder kept after the
-// test (t.TempDir would be gone by the time anyone opens it).
-func linCheck(t *testing.T, seed int64, ops []porcupine.Operation, f linFault) {
+// with the seed and a picture of the history with the faults beside it
+// (package internal/histview), written to a folder kept after the test
+// ($ZABLAB_ARTIFACTS, or a new folder under the system's temporary one).
+func linCheck(t testing.TB, seed int64, ops []porcupine.Operation, faults []histview.Fault) {
 	t.Helper()
 	var unknown, moved int
 	for _, op := range ops {
@@ -209,15 +245,12 @@ func linCheck(t *testing.T, seed int64, ops []porcupine.Operation, f linFault) {
 	case porcupine.Unknown:
 		t.Logf("porcupine gave up after %v: no violation found, none ruled out", linCheckLimit)
 	default:
-		dir, err := os.MkdirTemp("", "linearizability-")
+		path := filepath.Join(artifacts.Keep(t), "history.html")
+		err := histview.WriteFile(path, histview.Page{Title: fmt.Sprintf("seed %d: the history is not linearizable", seed),
+			Notes: []string{fmt.Sprintf("%d operations of %d clients; replay: MWZK_SEED=%d go test -run '^%s$' ./solutions/aufgabe5",
+				len(ops), linClients, seed, t.Name())}, Model: linModel, Info: info, Faults: faults})
 		if err != nil {
-			t.Fatalf("seed %d: history not linearizable (and no folder for its visualization: %v)", seed, err)
-		}
-		info.AddAnnotations([]porcupine.Annotation{{Tag: "fault", Start: f.from, End: f.to,
-			Description: fmt.Sprintf("replica %d stopped until it served again", f.replica)}})
-		path := filepath.Join(dir, "history.html")
-		if err := porcupine.VisualizePath(linModel, info, path); err != nil {
-			t.Fatalf("seed %d: history not linearizable (visualization %s failed: %v)", seed, path, err)
+			t.Fatalf("seed %d: history not linearizable (and its picture %s failed: %v)", seed, path, err)
 		}
 		t.Fatalf("seed %d: the history of %d operations is not linearizable; open %s in a browser", seed, len(ops), path)
 	}

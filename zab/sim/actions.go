@@ -3,8 +3,11 @@ package sim
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"strings"
 
 	"zablab/zab/core"
+	"zablab/zab/trace"
 )
 
 // faulty reports whether the schedule is still in its fault phase.
@@ -45,17 +48,19 @@ func (w *world) faultStep() {
 func (w *world) crashSome() {
 	if w.rng.IntN(8) == 0 {
 		w.tracef("POWER FAILURE")
+		w.recordNet("POWER FAILURE: every peer crashes at once")
 		for _, p := range w.peers {
 			if p.core != nil {
 				p.mlog.Crash(w.rng) // no socket closes in a power failure
 				p.core = nil
+				w.record(p, trace.Event{Kind: trace.KindCrash, Text: "power failure"})
 			}
 		}
 		return
 	}
 	if p := w.randomPeer(true); p != nil {
 		w.tracef("CRASH peer %d", p.id)
-		w.crash(p)
+		w.crash(p, "crashed")
 	}
 }
 
@@ -75,25 +80,37 @@ func (w *world) randomPeer(up bool) *peer {
 
 // deliverOne hands one due message to its peer, or lets time pass.
 func (w *world) deliverOne() {
-	m, ok := w.net.take(w.now)
+	f, ok, cut := w.net.take(w.now)
+	if cut {
+		w.recordArrival(f, "link cut while it was in flight")
+	}
 	if !ok {
 		w.advance()
 		return
 	}
-	w.stepPeer(m)
+	w.stepPeer(f)
 }
 
-// stepPeer hands m to its peer; a paused peer finds it waiting on resume.
-func (w *world) stepPeer(m core.Message) {
+// stepPeer hands f's message to its peer; a paused peer finds it waiting
+// on resume.
+func (w *world) stepPeer(f flight) {
+	m := f.msg
 	p := w.byID(m.To)
-	if p == nil || p.core == nil {
+	if p == nil {
+		return
+	}
+	if p.core == nil {
+		w.recordArrival(f, "the peer is down")
 		return
 	}
 	if w.now < p.pausedTo {
-		w.net.inflight = append(w.net.inflight, flight{msg: m, at: p.pausedTo})
+		f.at = p.pausedTo
+		w.net.inflight = append(w.net.inflight, f)
 		return
 	}
+	w.recordArrival(f, "")
 	p.core.Step(m, w.clock(p))
+	w.recordState(p)
 	w.drain(p)
 }
 
@@ -106,6 +123,7 @@ func (w *world) pause(p *peer) {
 	p.pausedTo = w.now + int64(syncLimit+2+w.rng.IntN(3*syncLimit))*tickLen
 	p.nextTick = p.pausedTo + 1
 	w.tracef("PAUSE peer %d until t=%d", p.id, p.pausedTo)
+	w.record(p, trace.Event{Kind: trace.KindPause, Text: fmt.Sprintf("stopped until t=%d", p.pausedTo)})
 }
 
 // advance moves time forward; peers whose tick is due tick.
@@ -155,6 +173,7 @@ func (w *world) proposeNoDrain(p *peer) (uint64, bool) {
 		return 0, false
 	}
 	w.tracef("PROPOSE peer %d seq=%d id=%x", p.id, seq, id)
+	w.record(p, trace.Event{Kind: trace.KindPropose, Count: seq, Text: fmt.Sprintf("the application proposes id %x", id)})
 	p.own[id] = true
 	return id, true
 }
@@ -188,6 +207,7 @@ func (w *world) partition() {
 		a, b := 1+w.rng.Uint64N(n), 1+w.rng.Uint64N(n)
 		w.net.blocked[[2]uint64{a, b}] = true
 		w.tracef("CUT %d→%d", a, b)
+		w.recordNet("CUT %d→%d: the link from peer %d to peer %d loses everything", a, b, a, b)
 		return
 	}
 	side := make([]bool, n+1)
@@ -202,6 +222,7 @@ func (w *world) partition() {
 		}
 	}
 	w.tracef("SPLIT %v", side[1:])
+	w.recordNet("SPLIT %s", splitText(side[1:]))
 }
 
 // snapshot has p's application save its state at the delivered point.
@@ -222,4 +243,18 @@ func (w *world) snapshot(p *peer) {
 	}
 	p.core.Compact(last.Zxid)
 	w.tracef("SNAPSHOT peer %d at %s", p.id, last.Zxid)
+	w.record(p, trace.Event{Kind: trace.KindSnapshot, Zxid: trace.Zxid(last.Zxid), Text: "the application saved its state"})
+}
+
+// splitText names the two sides of a split: "{1 3} | {2}".
+func splitText(side []bool) string {
+	var a, b []string
+	for i, s := range side {
+		if s {
+			a = append(a, fmt.Sprint(i+1))
+		} else {
+			b = append(b, fmt.Sprint(i+1))
+		}
+	}
+	return "{" + strings.Join(a, " ") + "} | {" + strings.Join(b, " ") + "}: no link between the sides"
 }

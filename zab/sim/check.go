@@ -34,23 +34,23 @@ func proposalID(proposer, inc, n uint64) uint64 {
 func (k *checker) delivered(w *world, p *peer, r record) {
 	i := len(p.app.list)
 	if i > 0 && r.Zxid <= p.app.list[i-1].Zxid {
-		w.violate("total order", "peer %d delivered %s after %s", p.id, r.Zxid, p.app.list[i-1].Zxid)
+		w.violateBy(w.refs(w.lastOf(p), w.chosenRef(i-1)), "total order", "peer %d delivered %s after %s", p.id, r.Zxid, p.app.list[i-1].Zxid)
 		return
 	}
 	if i < len(k.chosen) {
 		if k.chosen[i] != r {
-			w.violate("agreement", "peer %d delivered %s (id %x) at position %d where another peer delivered %s (id %x)",
+			w.violateBy(w.refs(w.lastOf(p), w.chosenRef(i)), "agreement", "peer %d delivered %s (id %x) at position %d where another peer delivered %s (id %x)",
 				p.id, r.Zxid, r.ID, i, k.chosen[i].Zxid, k.chosen[i].ID)
 		}
 		return
 	}
 	if i > 0 && r.Timestamp <= k.chosen[i-1].Timestamp {
-		w.violate("timestamps", "%s has timestamp %d, not above %d of %s", r.Zxid, r.Timestamp,
+		w.violateBy(w.refs(w.lastOf(p), w.chosenRef(i-1)), "timestamps", "%s has timestamp %d, not above %d of %s", r.Zxid, r.Timestamp,
 			k.chosen[i-1].Timestamp, k.chosen[i-1].Zxid)
 		return
 	}
 	if k.ids[r.ID] {
-		w.violate("no duplicates", "message %x delivered twice (again as %s)", r.ID, r.Zxid)
+		w.violateBy(w.refs(w.lastOf(p), w.firstDelivery(r.ID)), "no duplicates", "message %x delivered twice (again as %s)", r.ID, r.Zxid)
 		return
 	}
 	if r.Proposer != r.ID>>48 {
@@ -66,24 +66,25 @@ func (k *checker) delivered(w *world, p *peer, r record) {
 	}
 	key := [2]uint64{r.Proposer, r.Inc}
 	if r.Seq <= k.lastSeq[key] {
-		w.violate("per-proposer order", "proposer %d: seq %d delivered after seq %d", r.Proposer, r.Seq, k.lastSeq[key])
+		w.violateBy(w.refs(w.lastOf(p)), "per-proposer order", "proposer %d: seq %d delivered after seq %d", r.Proposer, r.Seq, k.lastSeq[key])
 		return
 	}
 	k.lastSeq[key] = r.Seq
 	k.ids[r.ID] = true
 	k.chosen = append(k.chosen, r)
+	w.recordChosen(p, r)
 }
 
 // prefix checks that p's whole application state follows chosen.
 func (k *checker) prefix(w *world, p *peer) {
 	for i, r := range p.app.list {
 		if i >= len(k.chosen) {
-			w.violate("agreement", "peer %d restored %d records, more than were ever delivered (%d)",
+			w.violateBy(w.refs(w.lastOf(p)), "agreement", "peer %d restored %d records, more than were ever delivered (%d)",
 				p.id, len(p.app.list), len(k.chosen))
 			return
 		}
 		if k.chosen[i] != r {
-			w.violate("agreement", "peer %d restored %s at position %d where %s was delivered", p.id, r.Zxid, i, k.chosen[i].Zxid)
+			w.violateBy(w.refs(w.lastOf(p), w.chosenRef(i)), "agreement", "peer %d restored %s at position %d where %s was delivered", p.id, r.Zxid, i, k.chosen[i].Zxid)
 			return
 		}
 	}
@@ -97,7 +98,7 @@ func (w *world) checkStep() {
 		}
 		s := p.core.Status()
 		if s.Anomalies > 0 {
-			w.violate("sync consistency", "peer %d was sent a history that contradicts its own", p.id)
+			w.violateBy(w.refs(w.lastOf(p)), "sync consistency", "peer %d was sent a history that contradicts its own", p.id)
 			return
 		}
 		if s.Established {
@@ -113,7 +114,7 @@ func (w *world) checkStep() {
 // activate, because every peer that joined a later epoch refuses it.)
 func (k *checker) established(w *world, p *peer, s core.Status) {
 	if l, ok := k.leaders[s.Epoch]; ok && l != p.id {
-		w.violate("one leader per epoch", "peers %d and %d both established epoch %d", l, p.id, s.Epoch)
+		w.violateBy(w.refs(w.leaderOf(s.Epoch), w.stateOf(p)), "one leader per epoch", "peers %d and %d both established epoch %d", l, p.id, s.Epoch)
 		return
 	}
 	k.leaders[s.Epoch] = p.id
@@ -123,13 +124,13 @@ func (k *checker) established(w *world, p *peer, s core.Status) {
 	}
 	k.checkedLd[key] = true
 	base, entries := p.core.History()
-	for _, r := range k.chosen {
+	for i, r := range k.chosen {
 		if r.Zxid <= base.Zxid || r.Zxid.Epoch() >= s.Epoch {
 			continue
 		}
 		j := sort.Search(len(entries), func(j int) bool { return entries[j].Zxid >= r.Zxid })
 		if j == len(entries) || recordOf(entries[j]) != r {
-			w.violate("committed kept", "leader %d of epoch %d lacks delivered %s (id %x)", p.id, s.Epoch, r.Zxid, r.ID)
+			w.violateBy(w.refs(w.stateOf(p), w.chosenRef(i)), "committed kept", "leader %d of epoch %d lacks delivered %s (id %x)", p.id, s.Epoch, r.Zxid, r.ID)
 			return
 		}
 	}

@@ -1,9 +1,11 @@
 package sim
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"zablab/zab/core"
+	"zablab/zab/trace"
 )
 
 // start boots p from its durable state, as a restarted process would.
@@ -18,6 +20,7 @@ func (w *world) start(p *peer) {
 	p.syncNeed = map[uint64]int{}
 	p.own, p.syncOwn = map[uint64]bool{}, map[uint64][]uint64{}
 	p.app.list = nil
+	w.recordStart(p, restored)
 	if snap != nil {
 		w.restore(p, snap)
 	}
@@ -31,6 +34,7 @@ func (w *world) start(p *peer) {
 	}
 	p.core = c
 	w.tracef("START peer %d (incarnation %d) last=%s", p.id, p.inc, c.Status().Last)
+	w.recordState(p)
 	w.drain(p)
 }
 
@@ -51,21 +55,25 @@ func (w *world) drain(p *peer) {
 		default:
 			now, later = nil, rd.Messages
 		}
+		w.recordState(p)
 		w.sendAll(now)
 		if !w.persist(p, &rd) {
 			return
 		}
+		w.recordReady(p, &rd)
 		w.sendAll(later)
 		w.apply(p, rd.Events)
 		if p.core != nil {
 			p.core.Advance(rd)
+			w.recordState(p)
 		}
 	}
 }
 
 func (w *world) sendAll(ms []core.Message) {
-	for _, m := range ms {
-		w.net.send(m, w.now)
+	for i := range ms {
+		id, lost, dup := w.net.send(ms[i], w.now)
+		w.recordSend(&ms[i], id, lost, dup)
 	}
 }
 
@@ -108,7 +116,7 @@ func (w *world) crashMidWrite(p *peer, rd *core.Ready) {
 		// log as it was, never entries above a snapshot that is missing.
 		if w.rng.IntN(2) == 0 {
 			w.tracef("CRASH peer %d before its snapshot %v was durable", p.id, rd.Snapshot.Meta.Zxid)
-			w.crash(p)
+			w.crash(p, "crashed before its snapshot was durable")
 			return
 		}
 		_ = p.store.Snapshots.Save(*rd.Snapshot)
@@ -119,7 +127,7 @@ func (w *world) crashMidWrite(p *peer, rd *core.Ready) {
 	}
 	_ = p.mlog.Append(rd.Entries)
 	w.tracef("CRASH peer %d while writing %d entries", p.id, len(rd.Entries))
-	w.crash(p)
+	w.crash(p, fmt.Sprintf("crashed while writing %d entries: only part of them may survive", len(rd.Entries)))
 }
 
 // crash stops p; unsynced log writes survive only in part. Half the time
@@ -127,12 +135,15 @@ func (w *world) crashMidWrite(p *peer, rd *core.Ready) {
 // transports report the lost connection (through the network: late, twice,
 // or not at all when a partition cut the link); otherwise the machine went
 // silent, as in a power failure, and only syncLimit tells.
-func (w *world) crash(p *peer) {
+func (w *world) crash(p *peer, why string) {
 	p.mlog.Crash(w.rng)
 	p.core = nil
 	if !w.opts.SilentCrashes && w.lost.IntN(2) == 0 {
+		w.record(p, trace.Event{Kind: trace.KindCrash, Text: why + "; its process died, and the others see its sockets close"})
 		w.lostConnections(p)
+		return
 	}
+	w.record(p, trace.Event{Kind: trace.KindCrash, Text: why + "; its machine went silent"})
 }
 
 // lostConnections reports p's closed sockets to every other peer whose
@@ -176,6 +187,8 @@ func (w *world) restore(p *peer, s *core.Snapshot) {
 		return
 	}
 	w.tracef("RESTORE peer %d at %s (%d records)", p.id, s.Meta.Zxid, len(list))
+	w.record(p, trace.Event{Kind: trace.KindRestore, Zxid: trace.Zxid(s.Meta.Zxid), Count: uint64(len(list)),
+		Text: fmt.Sprintf("SetState: %d messages", len(list))})
 	p.app.list = list
 	w.chk.prefix(w, p)
 }
@@ -184,6 +197,7 @@ func (w *world) deliver(p *peer, r record) {
 	if w.opts.Trace != nil {
 		w.tracef("DELIVER peer %d %s ts=%d from=%d seq=%d id=%x", p.id, r.Zxid, r.Timestamp, r.Proposer, r.Seq, r.ID)
 	}
+	w.recordDeliver(p, r)
 	w.chk.delivered(w, p, r)
 	p.app.list = append(p.app.list, r)
 	delete(p.own, r.ID)

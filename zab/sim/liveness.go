@@ -7,6 +7,7 @@ func (w *world) liveness() {
 	w.net.heal()
 	w.net.dropP, w.net.dupP = 0, 0
 	w.tracef("FAULTS END")
+	w.recordNet("FAULTS END: the network heals and loses nothing; every peer runs")
 	for _, p := range w.peers {
 		if p.core == nil {
 			w.start(p)
@@ -38,11 +39,11 @@ func (w *world) liveness() {
 // deliverDue delivers every message that is due, oldest first.
 func (w *world) deliverDue() {
 	for w.fail == nil {
-		m, ok := w.net.takeOldest(w.now)
+		f, ok := w.net.takeOldest(w.now)
 		if !ok {
 			return
 		}
-		w.stepPeer(m)
+		w.stepPeer(f)
 	}
 }
 

@@ -18,21 +18,32 @@ type network struct {
 	dropP    float64
 	dupP     float64
 	maxDelay int64
+	sent     uint64 // messages sent so far: each flight's id
 }
 
 type flight struct {
 	msg core.Message
-	at  int64 // earliest delivery time
+	at  int64  // earliest delivery time
+	id  uint64 // the send's number (a duplicate has its original's); 0: a local note
 }
 
-func (n *network) send(m core.Message, now int64) {
-	if n.blocked[[2]uint64{m.From, m.To}] || n.rng.Float64() < n.dropP {
-		return
+// send puts m in flight and returns its id and, when the network lost it
+// at once, why; dup says a second copy is in flight too.
+func (n *network) send(m core.Message, now int64) (id uint64, lost string, dup bool) {
+	n.sent++
+	id = n.sent
+	if n.blocked[[2]uint64{m.From, m.To}] {
+		return id, "link cut", false
 	}
-	n.inflight = append(n.inflight, flight{msg: m, at: now + n.delay()})
+	if n.rng.Float64() < n.dropP {
+		return id, "lost by the network", false
+	}
+	n.inflight = append(n.inflight, flight{msg: m, at: now + n.delay(), id: id})
 	if n.rng.Float64() < n.dupP {
-		n.inflight = append(n.inflight, flight{msg: m, at: now + n.delay()})
+		n.inflight = append(n.inflight, flight{msg: m, at: now + n.delay(), id: id})
+		dup = true
 	}
+	return id, "", dup
 }
 
 // delay is usually short; one message in fifty lingers for up to 20 times
@@ -45,7 +56,9 @@ func (n *network) delay() int64 {
 }
 
 // take removes and returns a random message that may be delivered at now.
-func (n *network) take(now int64) (core.Message, bool) {
+// ok is false when none is due, or when the one taken was on a link cut
+// since it left (cut: it is lost).
+func (n *network) take(now int64) (f flight, ok, cut bool) {
 	var due []int
 	for i, f := range n.inflight {
 		if f.at <= now {
@@ -53,26 +66,26 @@ func (n *network) take(now int64) (core.Message, bool) {
 		}
 	}
 	if len(due) == 0 {
-		return core.Message{}, false
+		return flight{}, false, false
 	}
 	i := due[n.rng.IntN(len(due))]
-	m := n.inflight[i].msg
+	f = n.inflight[i]
 	n.inflight = slices.Delete(n.inflight, i, i+1)
-	if n.blocked[[2]uint64{m.From, m.To}] {
-		return core.Message{}, false
+	if n.blocked[[2]uint64{f.msg.From, f.msg.To}] {
+		return f, false, true
 	}
-	return m, true
+	return f, true, false
 }
 
 // takeOldest removes the oldest due message (fault-free delivery).
-func (n *network) takeOldest(now int64) (core.Message, bool) {
+func (n *network) takeOldest(now int64) (flight, bool) {
 	for i, f := range n.inflight {
 		if f.at <= now {
 			n.inflight = slices.Delete(n.inflight, i, i+1)
-			return f.msg, true
+			return f, true
 		}
 	}
-	return core.Message{}, false
+	return flight{}, false
 }
 
 func (n *network) heal() { clear(n.blocked) }

@@ -9,6 +9,7 @@ import (
 
 	"zablab/zab/core"
 	"zablab/zab/storage"
+	"zablab/zab/trace"
 )
 
 // Bugs are the known protocol errors the simulator must catch.
@@ -25,6 +26,10 @@ type Options struct {
 	Steps     int // steps with faults; 0 means 600
 	Bugs      Bugs
 	Trace     io.Writer // nil: no trace
+	// Events, when set, receives the schedule as structured events (the
+	// peers' roles, every message, deliveries, faults and the violation),
+	// to be drawn by package zab/trace/timeline.
+	Events *[]trace.Event
 	// SilentCrashes: every crash is a machine's (no socket closes, nobody
 	// hears core.MsgPeerLost). By default half the crashes are a process's,
 	// whose closed connections the others' transports report.
@@ -93,6 +98,7 @@ type world struct {
 	log   logrus.FieldLogger
 	nextN uint64 // proposals made, for unique ids
 	chk   checker
+	rec   *recorder // nil unless Options.Events is set
 }
 
 // peer is one simulated process; core is nil while it is down.
@@ -133,6 +139,7 @@ func newWorld(opts Options) *world {
 	w.res = Result{Seed: opts.Seed, Voters: opts.Voters, Observers: opts.Observers}
 	w.net = network{rng: rng, blocked: map[[2]uint64]bool{}, dropP: 0.03, dupP: 0.03, maxDelay: 2 * tickLen}
 	w.log = newLogger(opts.Trace)
+	w.rec = newRecorder(opts.Events)
 	w.buildPeers()
 	return w
 }
@@ -180,6 +187,12 @@ func (w *world) byID(id uint64) *peer {
 }
 
 func (w *world) violate(invariant, format string, args ...any) {
+	w.violateBy(nil, invariant, format, args...)
+}
+
+// violateBy records a violation caused by the events cause (zero refs,
+// as when nothing is recorded, are left out).
+func (w *world) violateBy(cause []trace.Ref, invariant, format string, args ...any) {
 	if w.fail != nil {
 		return
 	}
@@ -187,6 +200,7 @@ func (w *world) violate(invariant, format string, args ...any) {
 	r.Step, r.Invariant, r.Detail = w.step, invariant, fmt.Sprintf(format, args...)
 	w.fail = &r
 	w.tracef("VIOLATION %s: %s", invariant, r.Detail)
+	w.recordViolation(&r, cause)
 }
 
 func (w *world) tracef(format string, args ...any) {

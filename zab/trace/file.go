@@ -1,0 +1,137 @@
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// ErrTrace is wrapped by every error of this package about a trace file;
+// the message names the file and, for a bad line, its number.
+var ErrTrace = errors.New("trace")
+
+// Writer appends events to a trace file, one JSON line each. A peer that
+// restarts appends to the same file, so the file holds every incarnation
+// in the order they ran. The file never grows past its limit: the event
+// that would cross it is replaced by one KindFull event and nothing is
+// written after that. A Writer is not safe for concurrent use: the peer's
+// goroutine owns it.
+type Writer struct {
+	f     *os.File
+	path  string
+	buf   []byte
+	size  int64 // bytes in the file, written or buffered
+	limit int64
+	full  bool
+	err   error // the first write error; writing stops after it
+}
+
+// fullReserve keeps room for the KindFull line under the limit.
+const fullReserve = 256
+
+// Create opens path for appending (creating it and its folder) with a
+// size limit in bytes; a limit below 4 KiB is raised to 4 KiB.
+func Create(path string, limit int64) (*Writer, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrTrace, path, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrTrace, path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%w: %s: %w", ErrTrace, path, err)
+	}
+	w := &Writer{f: f, path: path, size: st.Size(), limit: max(limit, 4096)}
+	w.full = w.size+fullReserve > w.limit // an earlier run filled it
+	return w, nil
+}
+
+// Add buffers e; Flush writes it. After the limit, events are dropped.
+func (w *Writer) Add(e *Event) {
+	if w.full || w.err != nil {
+		return
+	}
+	n := len(w.buf)
+	w.buf = AppendJSON(w.buf, e)
+	if w.size+int64(len(w.buf)-n)+fullReserve <= w.limit {
+		w.size += int64(len(w.buf) - n)
+		return
+	}
+	w.buf = w.buf[:n]
+	full := Event{Peer: e.Peer, Inc: e.Inc, N: e.N, Time: e.Time, Kind: KindFull,
+		Text: fmt.Sprintf("trace file reached its limit of %d bytes; nothing after this was recorded", w.limit)}
+	w.buf = AppendJSON(w.buf, &full)
+	w.size += int64(len(w.buf) - n)
+	w.full = true
+}
+
+// Full reports whether the limit was reached.
+func (w *Writer) Full() bool { return w.full }
+
+// Flush writes what Add buffered, in one write. It is not synced: a
+// trace is for reading after the fact, and a process killed with -9 loses
+// nothing the kernel already has.
+func (w *Writer) Flush() error {
+	if len(w.buf) == 0 || w.err != nil {
+		return w.err
+	}
+	if _, err := w.f.Write(w.buf); err != nil {
+		w.err = fmt.Errorf("%w: %s: %w", ErrTrace, w.path, err)
+	}
+	w.buf = w.buf[:0]
+	return w.err
+}
+
+// Close flushes and closes the file.
+func (w *Writer) Close() error {
+	err := w.Flush()
+	return errors.Join(err, w.f.Close())
+}
+
+// Read reads a trace written by Writer. A last line cut short (the
+// process was killed while writing it) is ignored; any other bad line is
+// an error naming name and the line.
+func Read(r io.Reader, name string) ([]Event, error) {
+	var out []Event
+	br := bufio.NewReaderSize(r, 1<<16)
+	for line := 1; ; line++ {
+		b, err := br.ReadBytes('\n')
+		if err == io.EOF {
+			return out, nil // a torn tail has no newline
+		}
+		if err != nil {
+			return out, fmt.Errorf("%w: %s: %w", ErrTrace, name, err)
+		}
+		b = bytes.TrimSpace(b)
+		if len(b) == 0 {
+			continue
+		}
+		var e Event
+		if err := json.Unmarshal(b, &e); err != nil {
+			return out, fmt.Errorf("%w: %s:%d: %w", ErrTrace, name, line, err)
+		}
+		out = append(out, e)
+	}
+}
+
+// ReadFile reads the trace file at path.
+func ReadFile(path string) ([]Event, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrTrace, err)
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+// Now is the clock of a real peer's events.
+func Now() int64 { return time.Now().UnixNano() }
