@@ -71,6 +71,21 @@ type Reporter interface {
 	Stats() Stats
 }
 
+// Detailer is implemented by a Service that can list its sessions,
+// ephemerals and watches for the operator's commands (the four-letter
+// words dump, wchc and wchp, and the admin API). Without it those answer
+// with empty lists.
+type Detailer interface {
+	Details() Details
+}
+
+// Details are what a Detailer lists. Maps may be nil.
+type Details struct {
+	Sessions   map[int64]time.Duration // session id -> its timeout
+	Ephemerals map[int64][]string      // session id -> its ephemeral paths, sorted
+	Watches    *WatchTable             // the replica's watches; nil if none
+}
+
 // Stats is a Service's self-description.
 type Stats struct {
 	Role       string // "leader", "follower", "standalone" or "looking"

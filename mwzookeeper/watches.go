@@ -198,3 +198,23 @@ func (t *WatchTable) SetWatches(host Host, req *Request, lookup Lookup, now int6
 		}
 	}
 }
+
+// BySession lists, per session, the paths it watches with any kind,
+// sorted and each once (for the wchc and wchp four-letter words).
+func (t *WatchTable) BySession() map[int64][]string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := map[int64][]string{}
+	for _, byPath := range t.paths {
+		for p, m := range byPath {
+			for sid := range m {
+				out[sid] = append(out[sid], p)
+			}
+		}
+	}
+	for sid := range out {
+		slices.Sort(out[sid])
+		out[sid] = slices.Compact(out[sid])
+	}
+	return out
+}

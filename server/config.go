@@ -2,7 +2,6 @@ package server
 
 import (
 	"errors"
-	"slices"
 	"time"
 
 	"zablab/mwzookeeper"
@@ -14,14 +13,6 @@ import (
 // other keys the server reads are mwzookeeper's KeyClientPort,
 // KeyMaxClientCnxns, KeyMinSessionTimeout and KeyMaxSessionTimeout.
 const KeyClientPortAddress = "clientPortAddress"
-
-// The server's own key is known to Zab's unknown-key warning (zab.KnownKeys
-// says programs that read more keys append them).
-func init() {
-	if !slices.Contains(zab.KnownKeys, KeyClientPortAddress) {
-		zab.KnownKeys = append(zab.KnownKeys, KeyClientPortAddress)
-	}
-}
 
 // ErrConfig marks a bad server key. Errors that wrap it name the file, the
 // line and the key (see properties.Error).
@@ -35,6 +26,7 @@ type Config struct {
 	MinSessionTimeout time.Duration
 	MaxSessionTimeout time.Duration
 	TickTime          time.Duration // as Zab reads it
+	Ops               Ops           // admin API, metrics, four-letter words (config_ops.go)
 }
 
 // Defaults, as in ZooKeeper.
@@ -49,7 +41,7 @@ const (
 func ConfigFromProperties(p *properties.Properties, needPort bool) (Config, error) {
 	var c Config
 	var err error
-	if err = zab.CheckKeys(p, KeyClientPortAddress); err != nil {
+	if err = zab.CheckKeys(p); err != nil {
 		return c, err
 	}
 	if c.TickTime, err = p.Millis("tickTime", zab.DefaultTickTime); err != nil {
@@ -75,6 +67,9 @@ func ConfigFromProperties(p *properties.Properties, needPort bool) (Config, erro
 	}
 	if c.MaxClientCnxns < 0 {
 		return c, p.Errorf(mwzookeeper.KeyMaxClientCnxns, ErrConfig, "want 0 (unlimited) or more, got %d", c.MaxClientCnxns)
+	}
+	if c.Ops, err = readOps(p, c.ClientPortAddress); err != nil {
+		return c, err
 	}
 	return c, c.readTimeouts(p)
 }

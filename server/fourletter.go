@@ -18,37 +18,54 @@ const Version = "3.8.0-zablab"
 const notServing = "This ZooKeeper instance is not currently serving requests\n"
 
 // fourLetterWord answers a four-letter word and closes the connection, as
-// ZooKeeper does.
+// ZooKeeper does; a word the whitelist (4lw.commands.whitelist) leaves out
+// gets ZooKeeper's refusal.
 func (c *conn) fourLetterWord(word string) {
 	c.br.Discard(4)
 	c.isWord.Store(true) // not a client: left out of the counts
 	s := c.srv
 	var b strings.Builder
-	switch word {
-	case "ruok":
-		b.WriteString("imok")
-	case "isro":
-		b.WriteString("rw")
-	case "conf":
-		s.writeConf(&b)
-	case "envi":
-		writeEnvi(&b)
-	case "srst":
-		s.stats.reset()
-		b.WriteString("Server stats reset.\n")
-	case "srvr", "stat", "mntr", "cons", "wchs":
-		if !s.isServing() {
-			b.WriteString(notServing)
-			break
-		}
-		s.writeStatus(&b, word)
-	default:
+	switch {
+	case !s.cfg.Ops.allowed(word):
+		fmt.Fprintf(&b, "%s is not executed because it is not in the whitelist.\n", word)
+	case !s.answerWord(&b, word):
 		c.closeQuiet("unknown four-letter word " + word)
 		return
 	}
 	c.nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
 	c.nc.Write([]byte(b.String()))
 	c.closeQuiet("answered " + word)
+}
+
+// answerWord writes the answer to word; false for a word it does not know.
+func (s *Server) answerWord(b *strings.Builder, word string) bool {
+	switch word {
+	case "ruok":
+		b.WriteString("imok")
+	case "isro":
+		b.WriteString("rw")
+	case "conf":
+		s.writeConf(b)
+	case "envi":
+		writeEnvi(b)
+	case "srst":
+		s.stats.reset()
+		b.WriteString("Server stats reset.\n")
+	case "crst":
+		s.resetConnStats()
+		b.WriteString("Connection stats reset.\n")
+	case "gtmk", "stmk":
+		b.WriteString("0\n") // no trace mask: ZooKeeper's request tracing has no counterpart here
+	case "srvr", "stat", "mntr", "cons", "wchs", "wchc", "wchp", "dump", "dirs":
+		if !s.isServing() {
+			b.WriteString(notServing)
+			break
+		}
+		s.writeStatus(b, word)
+	default:
+		return false
+	}
+	return true
 }
 
 func (s *Server) writeStatus(b *strings.Builder, word string) {
@@ -59,12 +76,77 @@ func (s *Server) writeStatus(b *strings.Builder, word string) {
 	case "stat":
 		s.writeSrvr(b, st, true)
 	case "mntr":
-		s.writeMntr(b, st)
+		for _, f := range s.monitor() {
+			fmt.Fprintf(b, "zk_%s\t%s\n", f.Key, formatFigure(f.Val))
+		}
 	case "cons":
 		s.writeCons(b)
 		b.WriteString("\n")
 	case "wchs":
-		fmt.Fprintf(b, "%d connections watching some paths\nTotal watches:%d\n", len(s.connList()), st.Watches)
+		d := s.details()
+		fmt.Fprintf(b, "%d connections watching %d paths\nTotal watches:%d\n",
+			len(watchesBySession(d)), len(watchesByPath(d)), st.Watches)
+	case "wchc", "wchp", "dump":
+		s.writeDetails(b, word)
+	case "dirs":
+		data, log := s.dirSizes()
+		fmt.Fprintf(b, "datadir_size: %d\nlogdir_size: %d\n", data, log)
+	}
+}
+
+func formatFigure(v any) string {
+	if f, ok := v.(float64); ok {
+		return fmt.Sprintf("%.4f", f)
+	}
+	return fmt.Sprint(v)
+}
+
+// writeDetails answers wchc (paths per session), wchp (sessions per path)
+// and dump (sessions, ephemerals, connections), in ZooKeeper's layout.
+func (s *Server) writeDetails(b *strings.Builder, word string) {
+	d := s.details()
+	switch word {
+	case "wchc":
+		bySession := watchesBySession(d)
+		for _, sid := range sortedSessions(bySession) {
+			fmt.Fprintf(b, "0x%x\n", sid)
+			for _, p := range bySession[sid] {
+				fmt.Fprintf(b, "\t%s\n", p)
+			}
+		}
+	case "wchp":
+		byPath := watchesByPath(d)
+		for _, p := range sortedPaths(byPath) {
+			fmt.Fprintf(b, "%s\n", p)
+			for _, sid := range byPath[p] {
+				fmt.Fprintf(b, "\t0x%x\n", sid)
+			}
+		}
+	case "dump":
+		fmt.Fprintf(b, "SessionTracker dump:\nGlobal Sessions(%d):\n", len(d.Sessions))
+		for _, sid := range sortedSessions(d.Sessions) {
+			fmt.Fprintf(b, "0x%x\t%dms\n", sid, d.Sessions[sid].Milliseconds())
+		}
+		fmt.Fprintf(b, "ephemeral nodes dump:\nSessions with Ephemerals (%d):\n", len(d.Ephemerals))
+		for _, sid := range sortedSessions(d.Ephemerals) {
+			fmt.Fprintf(b, "0x%x:\n", sid)
+			for _, p := range d.Ephemerals[sid] {
+				fmt.Fprintf(b, "\t%s\n", p)
+			}
+		}
+		here := s.connectedSessions()
+		fmt.Fprintf(b, "Connections dump:\nConnections Sets (%d):\n", len(here))
+		for _, sid := range here {
+			fmt.Fprintf(b, "0x%x\n", sid)
+		}
+	}
+}
+
+// resetConnStats zeroes every connection's counters (crst).
+func (s *Server) resetConnStats() {
+	for _, c := range s.connList() {
+		c.recv.Store(0)
+		c.sent.Store(0)
 	}
 }
 
@@ -92,33 +174,6 @@ func (s *Server) writeSrvr(b *strings.Builder, st mwzookeeper.Stats, clients boo
 	fmt.Fprintf(b, "Received: %d\nSent: %d\nConnections: %d\nOutstanding: %d\n",
 		s.stats.received.Load(), s.stats.sent.Load(), len(s.connList()), s.outstanding())
 	fmt.Fprintf(b, "Zxid: 0x%x\nMode: %s\nNode count: %d\n", st.Zxid, st.Role, st.Nodes)
-}
-
-func (s *Server) writeMntr(b *strings.Builder, st mwzookeeper.Stats) {
-	lo, avg, hi := s.stats.latencyMs()
-	kv := []struct {
-		k string
-		v any
-	}{
-		{"zk_version", Version},
-		{"zk_server_state", st.Role},
-		{"zk_avg_latency", fmt.Sprintf("%.4f", avg)},
-		{"zk_max_latency", int64(hi)},
-		{"zk_min_latency", int64(lo)},
-		{"zk_packets_received", s.stats.received.Load()},
-		{"zk_packets_sent", s.stats.sent.Load()},
-		{"zk_num_alive_connections", len(s.connList())},
-		{"zk_outstanding_requests", s.outstanding()},
-		{"zk_znode_count", st.Nodes},
-		{"zk_watch_count", st.Watches},
-		{"zk_ephemerals_count", st.Ephemerals},
-		{"zk_approximate_data_size", st.DataSize},
-		{"zk_global_sessions", st.Sessions},
-		{"zk_last_proposal_zxid", fmt.Sprintf("0x%x", st.Zxid)},
-	}
-	for _, e := range kv {
-		fmt.Fprintf(b, "%s\t%v\n", e.k, e.v)
-	}
 }
 
 func (s *Server) writeCons(b *strings.Builder) {

@@ -27,7 +27,7 @@ func testLogger() *logrus.Logger {
 	return l
 }
 
-const testProps = "tickTime=50\nminSessionTimeout=300\nmaxSessionTimeout=3000\n"
+const testProps = "tickTime=50\nminSessionTimeout=300\nmaxSessionTimeout=3000\n4lw.commands.whitelist=*\n"
 
 // startServer starts a Server around svc on a port of its own.
 func startServer(t testing.TB, svc mw.Service, props string) *Server {

@@ -51,6 +51,7 @@ type Server struct {
 	sessions map[int64]*conn // established sessions connected here
 	perIP    map[string]int
 
+	http    httpSide       // admin API and /metrics (admin.go)
 	readers sync.WaitGroup // accept loop and connection readers: they call Submit
 	others  sync.WaitGroup // writers, reaper, four-letter words
 	quit    chan struct{}
@@ -115,7 +116,11 @@ func (s *Server) Start() error {
 	go s.acceptLoop(ln)
 	s.others.Add(1)
 	go s.reaper()
-	if err := s.svc.Start(s.props, s.host); err != nil {
+	err := s.startHTTP()
+	if err == nil {
+		err = s.svc.Start(s.props, s.host)
+	}
+	if err != nil {
 		s.closeNetwork()
 		s.readers.Wait()
 		close(s.quit)
@@ -166,6 +171,7 @@ func (s *Server) closeNetwork() {
 		s.ln.Close()
 	}
 	s.mu.Unlock()
+	s.stopHTTP()
 	s.closeAll("server stopping")
 }
 

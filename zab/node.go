@@ -52,6 +52,7 @@ type node struct {
 	snapDone chan savedSnap // the background snapshot write's result
 	split    core.Splitter  // reused for every Ready
 	trace    *tracer        // nil unless trace.file is set (zab/trace.go)
+	meter    *meter         // the operator's figures (zab/metrics.go)
 }
 
 const (
@@ -162,6 +163,10 @@ func (n *node) buildCore(restored core.Restored) error {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	n.core = c
+	if n.meter == nil {
+		n.meter = newMeter(n.cfg.ID, len(voters))
+	}
+	n.meter.observe(c, true)
 	return nil
 }
 
@@ -341,6 +346,7 @@ func (n *node) run() {
 		switch {
 		case tick:
 			n.core.Tick(n.now())
+			n.meter.observe(n.core, true)
 		case msg != nil:
 			n.trace.recv(msg)
 			n.core.Step(*msg, n.now())

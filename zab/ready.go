@@ -2,6 +2,7 @@ package zab
 
 import (
 	"fmt"
+	"time"
 
 	"zablab/zab/core"
 )
@@ -26,10 +27,12 @@ func (n *node) process() {
 		}
 		now, later := n.split.Split(rd.Messages)
 		n.send(now)
+		t0 := time.Now()
 		if err := n.store.Persist(&rd); err != nil {
 			n.failure = fmt.Errorf("%w: %w", ErrStorage, err)
 			return
 		}
+		n.meter.persisted(len(rd.Entries), time.Since(t0))
 		n.trace.ready(&rd)
 		n.send(later)
 		if err := n.deliver(rd.Events); err != nil {
@@ -38,6 +41,7 @@ func (n *node) process() {
 		}
 		n.core.Advance(rd)
 		n.trace.changed(n.core)
+		n.meter.observe(n.core, false)
 		n.publish() // a leader may have become active
 		n.snaps.maybeTake(n)
 	}
@@ -64,6 +68,7 @@ func (n *node) deliver(evs []core.Event) error {
 
 // callbacks calls the application, in order.
 func (n *node) callbacks(evs []core.Event) error {
+	leading := n.core.Status().Role == core.Leading
 	for _, ev := range evs {
 		switch ev.Kind {
 		case core.EventStatus:
@@ -75,6 +80,7 @@ func (n *node) callbacks(evs []core.Event) error {
 			}
 		case core.EventDeliver:
 			n.snaps.delivered(ev.Entry)
+			n.meter.delivered(leading, ev.Entry.Timestamp, time.Now())
 			n.cb.Deliver(cookieOf(ev.Entry), ev.Entry.Data)
 		case core.EventSync:
 			n.cb.DeliverSync(TxnCookie{Zxid: ev.Zxid, Proposer: n.cfg.ID, Incarnation: n.inc, Seq: ev.Seq, Sync: true})

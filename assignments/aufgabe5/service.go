@@ -263,3 +263,20 @@ func (s *Service) Stats() mwzookeeper.Stats {
 	}
 	return st
 }
+
+// Details lists the sessions, ephemerals and watches for the operator's
+// commands (dump, wchc, wchp).
+func (s *Service) Details() mwzookeeper.Details {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := mwzookeeper.Details{Sessions: map[int64]time.Duration{}, Ephemerals: map[int64][]string{}, Watches: s.watches}
+	for id, ss := range s.sessions {
+		d.Sessions[id] = time.Duration(ss.timeout) * time.Millisecond
+	}
+	if s.tree != nil {
+		for id := range s.tree.ephemerals {
+			d.Ephemerals[id] = s.tree.ephemeralsOf(id)
+		}
+	}
+	return d
+}

@@ -146,6 +146,7 @@ func (s *Shell) Exec(line string) (quit bool, err error) {
 	s.write(s.opts.Out, out.String())
 	if err != nil {
 		s.write(s.opts.Err, message(err, path)+"\n")
+		s.lostHint(err)
 	}
 	return quit, err
 }

@@ -11,6 +11,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -44,10 +45,12 @@ func run(args []string) int {
 				return 2
 			}
 			servers, args = args[1], args[2:]
+			if err := checkServers(servers); err != nil {
+				fmt.Fprintf(os.Stderr, "mwzk-cli: -server %s: %v\n", servers, err)
+				return 2
+			}
 		case "-h", "-help", "--help":
-			fmt.Println("usage: mwzk-cli [-server host:port[,host:port...]] [-timeout ms] [command args...]")
-			fmt.Print("commands:\n")
-			_, _ = shell.New(servers, shell.Options{Out: os.Stdout}).Exec("help")
+			usage(servers)
 			return 0
 		default:
 			fmt.Fprintf(os.Stderr, "mwzk-cli: unknown option %s (try -help)\n", args[0])
@@ -66,6 +69,9 @@ func run(args []string) int {
 	}
 	if err := sh.Connect(); err != nil {
 		fmt.Fprintf(os.Stderr, "mwzk-cli: %v\n", err)
+		if h := sh.ConnectHint(err); h != "" {
+			fmt.Fprintf(os.Stderr, "mwzk-cli: %s\n", h)
+		}
 		if oneShot {
 			return 1
 		}
@@ -80,6 +86,41 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// usage prints how to call mwzk-cli and its commands.
+func usage(servers string) {
+	fmt.Printf(`usage: mwzk-cli [-server host:port[,host:port...]] [-timeout ms] [command args...]
+
+  -server   the servers to connect to (default %s: peer 1 of make run)
+  -timeout  the session timeout in ms (default: the client's, 30000)
+  command   run one command and exit (non-zero if it failed); without
+            one, read commands from standard input
+  MWZK_CLI_CONNECT_TIMEOUT  how long to wait for a session (default 10s)
+
+commands:
+`, defaultServer)
+	var b strings.Builder
+	_, _ = shell.New(servers, shell.Options{Out: &b}).Exec("help")
+	// The shell's help starts with zkCli's own usage line: the one above
+	// is mwzk-cli's.
+	_, rest, _ := strings.Cut(b.String(), "\n")
+	fmt.Print(rest)
+}
+
+// checkServers refuses a server list whose entries are not host:port, so
+// "-server nonsense" is not a DNS error ten seconds later.
+func checkServers(list string) error {
+	for _, a := range strings.Split(list, ",") {
+		host, port, err := net.SplitHostPort(strings.TrimSpace(a))
+		if err != nil {
+			return fmt.Errorf("%q: missing :port (want host:port[,host:port...])", a)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 || host == "" {
+			return fmt.Errorf("%q: want host:port with a port in 1..65535", a)
+		}
+	}
+	return nil
 }
 
 // valueOf returns the value after a flag, "" if there is none.

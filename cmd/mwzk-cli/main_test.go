@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"zablab/internal/ports"
@@ -46,5 +47,24 @@ func TestTimeoutFlag(t *testing.T) {
 		if code := run(args); code != 2 {
 			t.Errorf("%q: exit %d, want 2", args, code)
 		}
+	}
+}
+
+// TestServerListChecked: an entry without a port is refused at once with
+// the entry named, not after a DNS lookup and the connect timeout.
+func TestServerListChecked(t *testing.T) {
+	for _, bad := range []string{"nonsense", "127.0.0.1:13181,localhost", "host:0", ":2181"} {
+		if err := checkServers(bad); err == nil {
+			t.Errorf("checkServers(%q) = nil, want an error", bad)
+		}
+	}
+	if err := checkServers("nonsense"); err == nil || !strings.Contains(err.Error(), `"nonsense": missing :port`) {
+		t.Errorf("checkServers(nonsense) = %v", err)
+	}
+	if err := checkServers("127.0.0.1:13181,[::1]:2181,localhost:2181"); err != nil {
+		t.Errorf("good list refused: %v", err)
+	}
+	if code := run([]string{"-server", "nonsense", "ls", "/"}); code != 2 {
+		t.Errorf("-server nonsense: exit %d, want 2", code)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,10 +15,25 @@ import (
 )
 
 func main() {
-	if err := run1(os.Args[1:], os.Stdout); err != nil {
+	err := run1(os.Args[1:], os.Stdout)
+	switch {
+	case errors.Is(err, pflag.ErrHelp):
+		// --help printed the flags: asking for help is no failure
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "mwzk-handout:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
+}
+
+// errUsage marks a bad command line: exit status 2, as for the other
+// commands; any other failure is 1.
+var errUsage = errors.New("bad command line")
+
+func exitCode(err error) int {
+	if errors.Is(err, errUsage) {
+		return 2
+	}
+	return 1
 }
 
 // options are the command's flags.
@@ -42,7 +58,10 @@ func run1(args []string, log io.Writer) error {
 	fs.BoolVar(&o.parity, "parity", false, "only compare assignments/aufgabe5 with solutions/aufgabe5 and print any drift")
 	fs.BoolVar(&o.stubs, "stubs", false, "only regenerate assignments/aufgabe5 from solutions/aufgabe5 (at --rev, if given) and the stub spec")
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	root, err := repoRoot()
 	if err != nil {

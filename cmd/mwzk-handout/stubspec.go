@@ -13,7 +13,7 @@ package main
 var provided = []string{
 	// service.go
 	"New", "Service.Start", "Service.init", "newIncarnation", "Service.Stop",
-	"connLoss", "tooLarge", "Service.Stats",
+	"connLoss", "tooLarge", "Service.Stats", "Service.Details",
 	// callback.go: Zab's snapshot calls delegate to state.go
 	"callback.GetState", "callback.SetState",
 	// apply.go

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"sort"
@@ -22,6 +23,8 @@ type peerFile struct {
 	name       string
 	file       string
 	clientPort int
+	adminPort  int // admin.serverPort, 0 if none
+	metrics    int // metricsProvider.httpPort, 0 if none
 }
 
 // findPeers returns the peer files of dir, ordered by N.
@@ -39,7 +42,7 @@ func findPeers(dir string) ([]peerFile, error) {
 			continue // e.g. peer-old.properties: not a peer of this ensemble
 		}
 		num[name] = n
-		peers = append(peers, peerFile{name: name, file: f, clientPort: clientPort(f)})
+		peers = append(peers, readPorts(peerFile{name: name, file: f}))
 	}
 	if len(peers) == 0 {
 		if _, err := os.Stat(dir); err != nil {
@@ -51,16 +54,33 @@ func findPeers(dir string) ([]peerFile, error) {
 	return peers, nil
 }
 
-// clientPort reads the clientPort key of file for the banner; errors are
-// the server's to report, with file and line.
-func clientPort(file string) int {
-	p, err := properties.LoadFile(file)
+// readPorts reads the ports of p's file for the banner; errors are the
+// server's to report, with file and line.
+func readPorts(p peerFile) peerFile {
+	props, err := properties.LoadFile(p.file)
 	if err != nil {
-		return 0
+		return p
 	}
-	n, err := p.Int("clientPort", 0)
-	if err != nil {
-		return 0
+	p.clientPort, _ = props.Int("clientPort", 0)
+	p.adminPort, _ = props.Int("admin.serverPort", 0)
+	p.metrics, _ = props.Int("metricsProvider.httpPort", 0)
+	return p
+}
+
+// portsFree checks that no client port of the ensemble is taken: a
+// second make run would otherwise start peers that fail one by one.
+func portsFree(dir string, peers []peerFile) error {
+	for _, p := range peers {
+		if p.clientPort <= 0 {
+			continue
+		}
+		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(p.clientPort))
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return fmt.Errorf("%s (clientPort of %s) is in use: is the ensemble %s running already? Stop it first (Ctrl-C where it runs)",
+				addr, p.name, dir)
+		}
+		ln.Close()
 	}
-	return n
+	return nil
 }

@@ -24,6 +24,7 @@ type launcher struct {
 // the goroutine running launcher.run.
 type child struct {
 	peerFile
+	index   int // the peer's position in the launcher's peers
 	cmd     *exec.Cmd
 	copied  chan struct{} // closed when the child's output has ended
 	running bool
@@ -63,7 +64,7 @@ func (l *launcher) startOne(i int, p peerFile) (*child, error) {
 		r.Close()
 		return nil, fmt.Errorf("%s (%s): starting %s: %w", p.name, p.file, l.bin, err)
 	}
-	c := &child{peerFile: p, cmd: cmd, copied: make(chan struct{}), running: true}
+	c := &child{peerFile: p, index: i, cmd: cmd, copied: make(chan struct{}), running: true}
 	go func() {
 		defer close(c.copied)
 		l.con.copyLines(l.con.prefix(i, p.name), r)
@@ -72,81 +73,111 @@ func (l *launcher) startOne(i int, p peerFile) (*child, error) {
 	return c, nil
 }
 
-// run starts the peers, prints the banner, and then reacts to signals and
-// exits until every peer is gone. It returns the process's exit code: 0
-// when every peer stopped cleanly on request, 1 otherwise.
-func (l *launcher) run(sigs <-chan os.Signal) int {
+// run starts the peers, prints the banner, and then reacts to signals,
+// to commands typed on cmds (kill N, restart N; commands.go) and to exits
+// until every peer is gone. It returns the process's exit code: 0 when
+// every peer stopped cleanly on request or was ended by a signal from
+// outside (kill -9 of a peer is a demo, not a failure), 1 otherwise.
+func (l *launcher) run(sigs <-chan os.Signal, cmds <-chan string) int {
 	kids, err := l.start()
 	if err != nil {
 		l.con.say("%v", err)
 		return 1
 	}
 	l.banner(kids)
-	exits := make(chan *child)
+	sv := &supervisor{l: l, kids: kids, exits: make(chan *child), live: len(kids)}
 	for _, c := range kids {
-		go func(c *child) {
-			// Wait only after the copy, so a peer's last lines come
-			// before the report of its exit.
-			<-c.copied
-			c.err = c.cmd.Wait()
-			exits <- c
-		}(c)
+		sv.watch(c)
 	}
-	return l.supervise(kids, sigs, exits)
+	return sv.loop(sigs, cmds)
 }
 
-// supervise is run's loop: forward the first signal, kill on the second
-// or after stopTimeout, report every exit.
-func (l *launcher) supervise(kids []*child, sigs <-chan os.Signal, exits <-chan *child) int {
-	live, stopping, failed := len(kids), false, 0
-	var deadline <-chan time.Time
-	stop := func(sig os.Signal) {
-		stopping = true
-		deadline = time.After(l.stopTimeout)
-		l.signalAll(kids, sig)
-	}
-	for live > 0 {
+// supervisor is run's state: the current child of each peer, how many
+// run, and what the stop has come to.
+type supervisor struct {
+	l        *launcher
+	kids     []*child // by peer, in peer order; a restart replaces the entry
+	exits    chan *child
+	live     int
+	stopping bool
+	failed   int
+	deadline <-chan time.Time
+}
+
+// watch reports c's exit on exits once its output has ended, so a peer's
+// last lines come before the report of its exit.
+func (sv *supervisor) watch(c *child) {
+	go func() {
+		<-c.copied
+		c.err = c.cmd.Wait()
+		sv.exits <- c
+	}()
+}
+
+func (sv *supervisor) stop(sig os.Signal) {
+	sv.stopping = true
+	sv.deadline = time.After(sv.l.stopTimeout)
+	sv.l.signalAll(sv.kids, sig)
+}
+
+// loop forwards the first signal, kills on the second or after
+// stopTimeout, runs typed commands, and reports every exit.
+func (sv *supervisor) loop(sigs <-chan os.Signal, cmds <-chan string) int {
+	l := sv.l
+	for sv.live > 0 {
 		select {
 		case sig := <-sigs:
-			if stopping {
-				l.con.say("%v again: killing %s", sig, names(kids))
-				l.signalAll(kids, syscall.SIGKILL)
+			if sv.stopping {
+				l.con.say("%v again: killing %s", sig, names(sv.kids))
+				l.signalAll(sv.kids, syscall.SIGKILL)
 				continue
 			}
-			l.con.say("%v: stopping %s (again to kill)", sig, names(kids))
-			stop(sig)
-		case c := <-exits:
-			live--
-			c.running = false
-			if !l.report(c, stopping) {
-				failed++
+			l.con.say("%v: stopping %s (again to kill)", sig, names(sv.kids))
+			sv.stop(sig)
+		case line, ok := <-cmds:
+			if !ok {
+				cmds = nil // standard input ended: signals still work
+				continue
 			}
-			if !stopping && l.stopOnFailure {
-				l.con.say("--stop-on-failure: stopping %s", names(kids))
-				stop(syscall.SIGTERM)
-			}
-		case <-deadline:
-			l.con.say("still running %v after the stop: killing %s", l.stopTimeout, names(kids))
-			l.signalAll(kids, syscall.SIGKILL)
-			deadline = nil
+			sv.command(line)
+		case c := <-sv.exits:
+			sv.exited(c)
+		case <-sv.deadline:
+			l.con.say("still running %v after the stop: killing %s", l.stopTimeout, names(sv.kids))
+			l.signalAll(sv.kids, syscall.SIGKILL)
+			sv.deadline = nil
 		}
 	}
-	if failed > 0 {
-		l.con.say("all peers gone; %d of %d did not stop cleanly (see above)", failed, len(kids))
+	if sv.failed > 0 {
+		l.con.say("all peers gone; %d of %d did not stop cleanly (see above)", sv.failed, len(sv.kids))
 		return 1
 	}
 	l.con.say("all peers stopped")
 	return 0
 }
 
-// report says how c ended and whether that was clean: exit status 0, or
-// the signal mwzk-run forwarded, while stopping.
+func (sv *supervisor) exited(c *child) {
+	sv.live--
+	c.running = false
+	if !sv.l.report(c, sv.stopping) {
+		sv.failed++
+	}
+	if !sv.stopping && sv.l.stopOnFailure {
+		sv.l.con.say("--stop-on-failure: stopping %s", names(sv.kids))
+		sv.stop(syscall.SIGTERM)
+	}
+}
+
+// report says how c ended and whether that counts against the run: a
+// failure is a peer that exited on its own with an error, or did not stop
+// cleanly when asked; a peer killed by a signal from outside is not.
 func (l *launcher) report(c *child, stopping bool) bool {
 	pid := c.cmd.Process.Pid
 	if !stopping {
-		l.con.say("%s (pid %d) exited unexpectedly: %s; restart it with: %s --config %s %s",
-			c.name, pid, status(c.err), l.bin, c.file, strings.Join(l.extra, " "))
-		return false
+		killed := killedFromOutside(c.err)
+		l.con.say("%s (pid %d) exited unexpectedly: %s; type \"restart %d\" (and Enter) to start it again",
+			c.name, pid, status(c.err), c.index+1)
+		return killed
 	}
 	if c.err == nil || stoppedBySignal(c.err) {
 		l.con.say("%s (pid %d) stopped: %s", c.name, pid, status(c.err))
@@ -173,6 +204,17 @@ func stoppedBySignal(err error) bool {
 	}
 	ws, ok := ee.Sys().(syscall.WaitStatus)
 	return ok && ws.Signaled() && (ws.Signal() == syscall.SIGINT || ws.Signal() == syscall.SIGTERM)
+}
+
+// killedFromOutside: the child died of a signal mwzk-run did not send
+// (kill -9 from another terminal, or the kill command).
+func killedFromOutside(err error) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled()
 }
 
 func status(err error) string {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"zablab/internal/wait"
 )
 
 // TestStopOnSignal: every line of every peer arrives whole with its
@@ -49,12 +53,12 @@ func TestStopOnSignal(t *testing.T) {
 }
 
 // TestUnexpectedExit: a peer that dies on its own is reported with its
-// status and how to restart it; the others keep running until stopped,
-// and the launcher then exits 1.
+// status and the command that restarts it; the others keep running until
+// stopped, and the launcher then exits 1.
 func TestUnexpectedExit(t *testing.T) {
 	h := launch(t, 3, map[int]string{2: "fake.exit=3"}, nil)
 	h.waitFor(upLines(3)...)
-	h.waitMatch(`mwzk-run: peer2 \(pid \d+\) exited unexpectedly: exit status 3; restart it with: .* --config .*peer2\.properties --impl solution`)
+	h.waitMatch(`mwzk-run: peer2 \(pid \d+\) exited unexpectedly: exit status 3; type "restart 2" \(and Enter\) to start it again`)
 	select {
 	case code := <-h.code:
 		t.Fatalf("launcher returned %d while peer1 and peer3 should keep running:\n%s", code, h.out.String())
@@ -154,5 +158,65 @@ func TestFindPeers(t *testing.T) {
 	missing := filepath.Join(dir, "missing")
 	if _, err := findPeers(missing); err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("missing folder: %v, want an error naming %s", err, missing)
+	}
+}
+
+// TestKillAndRestartCommands: "kill 2" kills peer2 with SIGKILL, "restart
+// 2" starts it again under the launcher (its lines prefixed, stopped by
+// Ctrl-C), and a Ctrl-C after the demo ends with exit code 0.
+func TestKillAndRestartCommands(t *testing.T) {
+	h := launch(t, 3, nil, nil)
+	h.waitFor(upLines(3)...)
+	h.cmds <- "restart 2"
+	h.waitMatch(`mwzk-run: peer2 runs \(pid \d+\): kill 2 first`)
+	h.cmds <- "kill peer2"
+	h.waitMatch(`mwzk-run: peer2 \(pid \d+\) exited unexpectedly: signal: killed; type "restart 2" \(and Enter\) to start it again`)
+	h.cmds <- "restart 2"
+	h.waitMatch(`mwzk-run: restarted peer2 \(pid \d+\)`)
+	wait.For(t, "the restarted peer2's first line", 20*time.Second, func() bool {
+		return strings.Count(h.out.String(), "[peer2] fake peer2 up") == 2
+	})
+	h.cmds <- "kill 7"
+	h.waitFor("mwzk-run: kill 7: no such peer (1..3); " + commandHelp)
+	h.sigs <- os.Interrupt
+	if code := h.exitCode(); code != 0 {
+		t.Fatalf("exit code %d after kill, restart and Ctrl-C, want 0; output:\n%s", code, h.out.String())
+	}
+	h.waitFor("[peer2] fake peer2 stopping on interrupt", "mwzk-run: all peers stopped")
+}
+
+// TestOnePeerBanner: one peer is "1 peer", and make cli is told where it
+// listens.
+func TestOnePeerBanner(t *testing.T) {
+	h := launch(t, 1, nil, nil)
+	h.waitFor(upLines(1)...)
+	h.waitMatch(`mwzk-run: started 1 peer \(peer1=\d+\); Ctrl-C stops them all`,
+		`mwzk-run:   make cli SERVER=127\.0\.0\.1:\d+ .*`)
+	h.sigs <- os.Interrupt
+	if code := h.exitCode(); code != 0 {
+		t.Fatalf("exit code %d, want 0", code)
+	}
+}
+
+// TestSecondRunRefused: an ensemble whose client port is taken is refused
+// in one line naming the port and the peer; a bogus --impl is refused
+// before anything starts.
+func TestSecondRunRefused(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	err = portsFree("ens", []peerFile{{name: "peer1"}, {name: "peer2", clientPort: port}})
+	want := fmt.Sprintf("127.0.0.1:%d (clientPort of peer2) is in use: is the ensemble ens running already?", port)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("portsFree = %v, want %q", err, want)
+	}
+	if err := checkImpl("bogus"); err == nil || !strings.Contains(err.Error(), `--impl "bogus"`) {
+		t.Errorf("checkImpl(bogus) = %v", err)
+	}
+	if err := checkImpl("assignment"); err != nil {
+		t.Errorf("checkImpl(assignment) = %v", err)
 	}
 }

@@ -30,6 +30,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "mwzk-run:", err)
 		os.Exit(1)
 	}
+	if err := checkImpl(*impl); err != nil {
+		fmt.Fprintln(os.Stderr, "mwzk-run:", err)
+		os.Exit(2)
+	}
+	if err := portsFree(*dir, peers); err != nil {
+		fmt.Fprintln(os.Stderr, "mwzk-run:", err)
+		os.Exit(1)
+	}
 	if _, err := os.Stat(*bin); err != nil {
 		fmt.Fprintf(os.Stderr, "mwzk-run: server binary %s: %v (build it with: go build -o bin/ ./cmd/mwzk-server; make run does)\n", *bin, err)
 		os.Exit(1)
@@ -55,12 +63,21 @@ func main() {
 	}
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	code := l.run(sigs)
+	code := l.run(sigs, readCommands(os.Stdin))
 	if *traceDir != "" {
 		l.con.say("the peers' traces are in %s; draw them: make trace-html (zab-trace --html %s %s)",
 			*traceDir, filepath.Join(*traceDir, "run.html"), filepath.Join(*traceDir, "peer*.trace"))
 	}
 	os.Exit(code)
+}
+
+// checkImpl refuses an --impl the server does not know, before three
+// peers start and fail one by one.
+func checkImpl(impl string) error {
+	if impl != "" && impl != "solution" && impl != "assignment" {
+		return fmt.Errorf("--impl %q: want solution (the reference) or assignment (your code in assignments/aufgabe5)", impl)
+	}
+	return nil
 }
 
 // freshTraces removes the traces of an earlier run of these peers, so

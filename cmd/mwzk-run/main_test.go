@@ -86,6 +86,7 @@ type harness struct {
 	t    *testing.T
 	out  *syncBuffer
 	sigs chan os.Signal
+	cmds chan string
 	code chan int
 }
 
@@ -113,13 +114,13 @@ func launch(t *testing.T, n int, extra map[int]string, tune func(*launcher)) *ha
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, out: &syncBuffer{}, sigs: make(chan os.Signal, 2), code: make(chan int, 1)}
+	h := &harness{t: t, out: &syncBuffer{}, sigs: make(chan os.Signal, 2), cmds: make(chan string), code: make(chan int, 1)}
 	l := &launcher{con: &console{w: h.out}, bin: self, extra: []string{"--impl", "solution"},
 		peers: peers, stopTimeout: time.Minute}
 	if tune != nil {
 		tune(l)
 	}
-	go func() { h.code <- l.run(h.sigs) }()
+	go func() { h.code <- l.run(h.sigs, h.cmds) }()
 	return h
 }
 

@@ -77,7 +77,7 @@ func writePeers(t *testing.T, dir string, n int) []*peer {
 	var peers []*peer
 	for i := 1; i <= n; i++ {
 		var b strings.Builder
-		fmt.Fprintf(&b, "myid=%d\nclientPort=%d\ndataLogDir=data%d/log\n", i, pp[n+i-1], i)
+		fmt.Fprintf(&b, "myid=%d\nclientPort=%d\ndataLogDir=data%d/log\n4lw.commands.whitelist=*\n", i, pp[n+i-1], i)
 		for j := 1; j <= n; j++ {
 			fmt.Fprintf(&b, "peer%d=127.0.0.1:%d\n", j, pp[j-1])
 		}

@@ -75,7 +75,7 @@ func ensemble(t *testing.T, dir string) (string, []string) {
 	var clients []string
 	for i := 1; i <= 3; i++ {
 		var b strings.Builder
-		fmt.Fprintf(&b, "myid=%d\nclientPort=%d\ndataLogDir=../data/peer%d/log\n", i, pp[2+i], i)
+		fmt.Fprintf(&b, "myid=%d\nclientPort=%d\ndataLogDir=../data/peer%d/log\n4lw.commands.whitelist=*\n", i, pp[2+i], i)
 		for j := 1; j <= 3; j++ {
 			fmt.Fprintf(&b, "peer%d=127.0.0.1:%d\n", j, pp[j-1])
 		}

@@ -72,7 +72,7 @@ func startPeer(dir string, id int, peers []int, clientPort int) (*server.Server,
 	for j, port := range peers {
 		fmt.Fprintf(&b, "peer%d=127.0.0.1:%d\n", j+1, port)
 	}
-	fmt.Fprintf(&b, "clientPort=%d\nminSessionTimeout=600\nmaxSessionTimeout=10000\nlog.level=%s\n", clientPort, logLevel())
+	fmt.Fprintf(&b, "clientPort=%d\nminSessionTimeout=600\nmaxSessionTimeout=10000\n4lw.commands.whitelist=*\nlog.level=%s\n", clientPort, logLevel())
 	file := filepath.Join(dir, fmt.Sprintf("peer%d.properties", id))
 	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 		return nil, fmt.Errorf("zktest: %w", err)

@@ -1,0 +1,115 @@
+package server
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"zablab/properties"
+	"zablab/zab"
+)
+
+// The operator's keys, named as in ZooKeeper 3.8.
+const (
+	// KeyAdminPort turns the admin HTTP API on (off when absent).
+	KeyAdminPort = "admin.serverPort"
+	// KeyAdminAddress is where it listens; default: clientPortAddress.
+	KeyAdminAddress = "admin.serverAddress"
+	// KeyMetricsPort turns Prometheus's /metrics on (off when absent).
+	KeyMetricsPort = "metricsProvider.httpPort"
+	// KeyMetricsHost is where /metrics listens; default: clientPortAddress.
+	KeyMetricsHost = "metricsProvider.httpHost"
+	// KeyMetricsClass is accepted and ignored, so ZooKeeper's own metrics
+	// configuration runs unchanged.
+	KeyMetricsClass = "metricsProvider.className"
+	// KeyWhitelist lists the four-letter words answered, comma-separated;
+	// "*" answers all. ZooKeeper's default is "srvr" alone.
+	KeyWhitelist = "4lw.commands.whitelist"
+	// DefaultWhitelist is ZooKeeper's default.
+	DefaultWhitelist = "srvr"
+)
+
+// The server's own keys are known to Zab's unknown-key check (zab.KnownKeys
+// says programs that read more keys append them).
+func init() {
+	for _, k := range []string{KeyClientPortAddress, KeyAdminPort, KeyAdminAddress, KeyMetricsPort,
+		KeyMetricsHost, KeyMetricsClass, KeyWhitelist} {
+		if !slices.Contains(zab.KnownKeys, k) {
+			zab.KnownKeys = append(zab.KnownKeys, k)
+		}
+	}
+}
+
+// Ops is the operator's part of a peer's properties.
+type Ops struct {
+	AdminPort      int // 0: no admin API
+	AdminAddress   string
+	MetricsPort    int // 0: no /metrics
+	MetricsAddress string
+	Words          map[string]bool // four-letter words answered; nil: all ("*")
+}
+
+// fourLetterWords are the words ZooKeeper 3.8 knows.
+var fourLetterWords = []string{"conf", "cons", "crst", "dirs", "dump", "envi", "gtmk", "isro", "mntr",
+	"ruok", "srst", "srvr", "stat", "stmk", "wchc", "wchp", "wchs"}
+
+func readOps(p *properties.Properties, clientAddress string) (Ops, error) {
+	var o Ops
+	var err error
+	if o.AdminPort, err = optionalPort(p, KeyAdminPort); err != nil {
+		return o, err
+	}
+	if o.MetricsPort, err = optionalPort(p, KeyMetricsPort); err != nil {
+		return o, err
+	}
+	o.AdminAddress = orDefault(p, KeyAdminAddress, clientAddress)
+	o.MetricsAddress = orDefault(p, KeyMetricsHost, clientAddress)
+	o.Words, err = readWhitelist(p)
+	return o, err
+}
+
+func optionalPort(p *properties.Properties, key string) (int, error) {
+	if _, ok := p.Get(key); !ok {
+		return 0, nil
+	}
+	port, err := p.Int(key, 0)
+	if err != nil {
+		return 0, err
+	}
+	if port < 1 || port > 65535 {
+		return 0, p.Errorf(key, ErrConfig, "want a port in 1..65535, got %d", port)
+	}
+	return port, nil
+}
+
+func orDefault(p *properties.Properties, key, def string) string {
+	if v, ok := p.Get(key); ok && trim(v) != "" {
+		return trim(v)
+	}
+	return def
+}
+
+// readWhitelist reads 4lw.commands.whitelist; a word ZooKeeper does not
+// know is an error naming it.
+func readWhitelist(p *properties.Properties) (map[string]bool, error) {
+	words := map[string]bool{}
+	for _, w := range strings.Split(orDefault(p, KeyWhitelist, DefaultWhitelist), ",") {
+		w = strings.TrimSpace(w)
+		switch {
+		case w == "*":
+			return nil, nil
+		case w == "":
+		case slices.Contains(fourLetterWords, w):
+			words[w] = true
+		default:
+			known := slices.Clone(fourLetterWords)
+			sort.Strings(known)
+			return nil, p.Errorf(KeyWhitelist, ErrConfig, "unknown four-letter word %q (known: %s, or *)",
+				w, strings.Join(known, ","))
+		}
+	}
+	return words, nil
+}
+
+// allowed says whether the whitelist lets word through.
+func (o Ops) allowed(word string) bool { return o.Words == nil || o.Words[word] }
