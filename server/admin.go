@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
 )
 
 // The admin HTTP API, as ZooKeeper 3.8's AdminServer: GET /commands lists

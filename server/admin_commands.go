@@ -105,7 +105,7 @@ func (s *Server) adminConf() map[string]any {
 		"tick_time": s.cfg.TickTime.Milliseconds(), "max_client_cnxns": s.cfg.MaxClientCnxns,
 		"min_session_timeout": s.cfg.MinSessionTimeout.Milliseconds(),
 		"max_session_timeout": s.cfg.MaxSessionTimeout.Milliseconds(),
-		"server_id": s.myid(),
+		"server_id":           s.myid(),
 	}
 }
 
@@ -213,4 +213,3 @@ func (s *Server) adminInitialConfig() map[string]any {
 	}
 	return map[string]any{"initial_configuration": b.String()}
 }
-
