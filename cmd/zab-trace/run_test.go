@@ -90,15 +90,21 @@ func ensemble(t *testing.T, dir string) (string, []string) {
 
 // proc is a process this test started; stop ends it by its PID.
 type proc struct {
-	cmd  *exec.Cmd
-	out  *syncBuf
-	done chan struct{}
+	cmd   *exec.Cmd
+	out   *syncBuf
+	done  chan struct{}
+	stdin io.WriteCloser // the process's standard input (mwzk-run reads commands there)
 }
 
 func startProc(t *testing.T, name string, args ...string) *proc {
 	t.Helper()
 	p := &proc{cmd: exec.Command(name, args...), out: &syncBuf{}, done: make(chan struct{})}
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	in, err := p.cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.stdin = in
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -173,10 +179,10 @@ func write(t *testing.T, addr, path, data string) {
 }
 
 var pidsRE = regexp.MustCompile(`started 3 peers \(peer1=(\d+) peer2=(\d+) peer3=(\d+)\)`)
-var restartRE = regexp.MustCompile(`restart it with: (.*)`)
+var restartRE = regexp.MustCompile(`exited unexpectedly: .*; type "(restart \d+)"`)
 
 // runKillRestart plays make run TRACE=1 with a kill -9 of the leader and
-// a restart by the command mwzk-run prints; it returns the trace folder
+// a restart by the command mwzk-run suggests; it returns the trace folder
 // and the killed leader's id.
 func runKillRestart(t *testing.T) (string, int) {
 	t.Helper()
@@ -202,20 +208,21 @@ func runKillRestart(t *testing.T) (string, int) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil { // a child of this test's mwzk-run, by its PID
 		t.Fatal(err)
 	}
-	var restart []string
+	var restart string
 	wait.For(t, "mwzk-run to report the kill", 30*time.Second, func() bool {
 		m := restartRE.FindStringSubmatch(run.out.String())
 		if m != nil {
-			restart = strings.Fields(m[1])
+			restart = m[1]
 		}
 		return m != nil
 	})
 	wait.For(t, "a new leader", 30*time.Second, func() bool { return leaderOf(clients, leader) > 0 })
 	write(t, follower, "/pic", "after the kill")
-	again := startProc(t, restart[0], restart[1:]...)
+	if _, err := io.WriteString(run.stdin, restart+"\n"); err != nil {
+		t.Fatal(err)
+	}
 	wait.For(t, "the old leader to follow", 30*time.Second, func() bool { return state(clients[leader-1]) == "follower" })
 	write(t, clients[leader-1], "/pic", "after the restart")
-	again.stop(t)
 	run.stop(t)
 	if !strings.Contains(run.out.String(), "make trace-html") {
 		t.Errorf("mwzk-run did not say how to draw the traces:\n%s", run.out.String())
