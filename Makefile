@@ -20,8 +20,17 @@ build: ## compile every package and command into bin/
 	@mkdir -p bin
 	@if [ -d cmd ]; then $(GO) build -o bin/ ./cmd/...; fi
 
+# Tests keep their temporary folders under .testtmp/, emptied before and
+# after every run: a run that is interrupted or times out (where Go's own
+# cleanups do not run) leaves nothing behind in /tmp, and the next run or
+# make clean removes what it left here.
+TESTTMP := $(CURDIR)/.testtmp
+
 test: fmt-check vet ## gofmt check, go vet, and every test with -race
-	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+	@rm -rf $(TESTTMP) && mkdir -p $(TESTTMP)
+	@trap 'rm -rf $(TESTTMP)' EXIT; trap 'exit 130' INT TERM; \
+	echo "$(GO) test -race -count=1 -timeout 20m $(PKGS)"; \
+	TMPDIR=$(TESTTMP) $(GO) test -race -count=1 -timeout 20m $(PKGS)
 
 check: fmt-check vet ## gofmt check and go vet only (fast)
 
@@ -33,7 +42,7 @@ vet:
 	$(GO) vet $(PKGS)
 
 clean: ## remove what the targets write: bin/, peers' data, grades, the handout
-	rm -rf bin data testdata/data handout grades grade.json grade-A5.*.json
+	rm -rf bin data testdata/data handout grades grade.json grade-A5.*.json .testtmp
 
 properties-golden: ## regenerate properties/testdata goldens with java.util.Properties (needs a JDK)
 	cd properties/testdata/gen && javac -d . GoldenGen.java && java -cp . GoldenGen ..

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"zablab/internal/procs"
 )
 
 // cliMt is one running cli_mt, ZooKeeper's C shell, driven a command at
@@ -17,6 +18,7 @@ type cliMt struct {
 	t     *testing.T
 	name  string
 	cmd   *exec.Cmd
+	proc  *procs.Proc
 	stdin io.WriteCloser
 	mu    sync.Mutex
 	out   strings.Builder
@@ -42,13 +44,7 @@ func startCliMt(t *testing.T, name, addr string) *cliMt {
 	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c.cmd.Process.Kill() //nolint:errcheck // ours; gone already after quit
-		c.cmd.Wait()         //nolint:errcheck
-	})
+	c.proc = procs.Start(t, c.cmd)
 	c.expect(0, `Got a new session id: 0x[0-9a-f]+\n`)
 	return c
 }
@@ -87,11 +83,9 @@ func (c *cliMt) expect(from int, re string) {
 func (c *cliMt) quit() {
 	c.t.Helper()
 	c.do("quit", `Quitting...`)
-	done := make(chan error, 1)
-	go func() { done <- c.cmd.Wait() }()
 	select {
-	case err := <-done:
-		if err != nil {
+	case <-c.proc.Done():
+		if err := c.proc.Err(); err != nil {
 			c.t.Fatalf("%s: quit: %v; output:\n%s", c.name, err, c.output())
 		}
 	case <-time.After(20 * time.Second):

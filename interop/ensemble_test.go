@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"zablab/internal/procs"
 
 	"github.com/sirupsen/logrus"
 
@@ -107,13 +108,7 @@ func startDebianZooKeeper(t *testing.T) string {
 	if logLevel() >= logrus.DebugLevel {
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill() //nolint:errcheck // it is ours, and Wait reaps it
-		cmd.Wait()         //nolint:errcheck
-	})
+	procs.Start(t, cmd)
 	addr := fmt.Sprintf("127.0.0.1:%d", p[0])
 	waitServing(t, []string{addr})
 	return addr

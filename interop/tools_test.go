@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"zablab/internal/procs"
 )
 
 // Where Debian's packages put the clients.
@@ -48,7 +49,7 @@ func run(t *testing.T, d time.Duration, stdin string, name string, args ...strin
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
+	cmd := procs.CommandContext(ctx, name, args...) // zkCli.sh's java goes with it
 	cmd.Stdin = strings.NewReader(stdin)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -1,16 +1,17 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"zablab/internal/ports"
+	"zablab/internal/procs"
 	"zablab/internal/wait"
 )
 
@@ -35,30 +36,20 @@ func TestSecondServerOnADataFolderIsRefused(t *testing.T) {
 	other := strings.Replace(single, "clientPort=", "clientPort="+strconv.Itoa(pp[0])+"\n#was ", 1)
 	os.WriteFile(intruder, []byte(other), 0o644)
 	start := time.Now()
-	cmd := exec.Command(serverBin, "--config", intruder)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	done := make(chan struct{})
-	var out []byte
-	go func() { out, err = cmd.CombinedOutput(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("the second server on %s still runs after 20 s:\n%s", filepath.Join(dir, "data1"), out)
+	out, err := procs.Run(exec.Command(serverBin, "--config", intruder), 20*time.Second)
+	if errors.Is(err, procs.ErrDeadline) {
+		t.Fatalf("the second server on %s: %v:\n%s", filepath.Join(dir, "data1"), err, out)
 	}
 	t.Logf("the second server exited after %v", time.Since(start).Round(time.Millisecond))
 	folder := filepath.Join(dir, "data1", "log")
-	if err == nil || !strings.Contains(string(out), folder) || !strings.Contains(string(out), "process "+strconv.Itoa(p.cmd.Process.Pid)) {
-		t.Fatalf("second server: %v, output:\n%s\nwant a failure naming %s and pid %d", err, out, folder, p.cmd.Process.Pid)
+	if err == nil || !strings.Contains(string(out), folder) || !strings.Contains(string(out), "process "+strconv.Itoa(p.proc.Cmd.Process.Pid)) {
+		t.Fatalf("second server: %v, output:\n%s\nwant a failure naming %s and pid %d", err, out, folder, p.proc.Cmd.Process.Pid)
 	}
 	if st := p.state(); st != "standalone" {
 		t.Fatalf("the holder's state after the refused intruder: %q", st)
 	}
 
-	p.cmd.Process.Signal(syscall.SIGKILL)
-	err = <-p.exited
-	p.exited <- err // the start's cleanup waits for it too
+	p.proc.Kill() // SIGKILL, as a crash
 	again := &peer{id: p.id, file: p.file, client: p.client}
 	again.start(t)
 	wait.For(t, "the restarted peer to serve", 20*time.Second, func() bool { return again.state() == "standalone" })

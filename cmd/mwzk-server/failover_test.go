@@ -49,7 +49,7 @@ func TestEnsembleFailover(t *testing.T) {
 
 	acked, stop := writeLoad(t, all, 8)
 	wait.For(t, "200 acknowledged writes", 30*time.Second, func() bool { return acked.count() >= 200 })
-	leader.cmd.Process.Kill() // SIGKILL, by PID
+	leader.proc.Kill() // SIGKILL, by PID
 	before, each := acked.count(), acked.perClient()
 	wait.For(t, "200 more acknowledged writes after the kill, and every client writing again", 40*time.Second, func() bool {
 		now := acked.perClient()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -17,6 +18,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"zablab/internal/ports"
+	"zablab/internal/procs"
 	"zablab/internal/wait"
 )
 
@@ -45,9 +47,8 @@ type peer struct {
 	id     int
 	file   string
 	client string // host:port of its client port
-	cmd    *exec.Cmd
+	proc   *procs.Proc
 	out    *syncBuf
-	exited chan error
 }
 
 type syncBuf struct {
@@ -94,16 +95,10 @@ func writePeers(t *testing.T, dir string, n int) []*peer {
 func (p *peer) start(t *testing.T) {
 	t.Helper()
 	p.out = &syncBuf{}
-	p.cmd = exec.Command(serverBin, "--config", p.file)
-	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p.exited = make(chan error, 1)
-	go func() { p.exited <- p.cmd.Wait() }()
-	t.Cleanup(func() {
-		p.cmd.Process.Kill() // only this test's own process, by its PID
-		<-p.exited
+	cmd := exec.Command(serverBin, "--config", p.file)
+	cmd.Stdout, cmd.Stderr = p.out, p.out
+	p.proc = procs.Start(t, cmd)
+	t.Cleanup(func() { // runs before Start's cleanup kills it
 		if t.Failed() {
 			t.Logf("peer %d output:\n%s", p.id, p.out.String())
 		}
@@ -175,7 +170,7 @@ var acl = zk.WorldACL(zk.PermAll)
 func TestBadConfigExitsTwo(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "bad.properties")
 	os.WriteFile(file, []byte("myid=1\ndataLogDir=x\nclientPort=99999\n"), 0o644)
-	out, err := exec.Command(serverBin, "--config", file).CombinedOutput()
+	out, err := procs.Run(exec.Command(serverBin, "--config", file), time.Minute)
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != 2 {
 		t.Fatalf("exit: %v, want code 2; output %s", err, out)
@@ -187,19 +182,34 @@ func TestBadConfigExitsTwo(t *testing.T) {
 }
 
 func TestUnknownImplExitsTwo(t *testing.T) {
-	out, err := exec.Command(serverBin, "--config", "x.properties", "--impl", "nosuch").CombinedOutput()
+	out, err := procs.Run(exec.Command(serverBin, "--config", "x.properties", "--impl", "nosuch"), time.Minute)
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "usage: mwzk-server") {
 		t.Fatalf("exit %v, output %q; want code 2 and the usage line", err, out)
 	}
 }
 
-// TestAssignmentImpl runs the student's stubs: they fail at start with a
-// message that says what is missing, and the server exits 1.
+// TestAssignmentImpl runs the student's code. Untouched stubs fail at start
+// with a message that says what is missing, and the server exits 1. Once a
+// student has filled in enough to start, the server runs: then there is no
+// stub error to check, and the test skips rather than wait for an exit.
 func TestAssignmentImpl(t *testing.T) {
 	peers := writePeers(t, t.TempDir(), 1)
-	out, err := exec.Command(serverBin, "--config", peers[0].file, "--impl", "assignment").CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), "unimplemented") {
-		t.Fatalf("exit %v, output %q; want code 1 and the stub's unimplemented error", err, out)
+	p := peers[0]
+	p.out = &syncBuf{}
+	cmd := exec.Command(serverBin, "--config", p.file, "--impl", "assignment")
+	cmd.Stdout, cmd.Stderr = p.out, p.out
+	p.proc = procs.Start(t, cmd)
+	// Untouched stubs fail in newZab at once; 20 s covers a slow -race start.
+	timer := time.NewTimer(20 * time.Second)
+	defer timer.Stop()
+	select {
+	case <-p.proc.Done():
+	case <-timer.C:
+		t.Skipf("mwzk-server --impl assignment still runs after 20 s: the assignment starts, so there is no stub error to check; output so far:\n%s", p.out.String())
+	}
+	var ee *exec.ExitError
+	if err := p.proc.Err(); !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(p.out.String(), "unimplemented") {
+		t.Fatalf("exit %v, output %q; want code 1 and the stub's unimplemented error", err, p.out.String())
 	}
 }
 
@@ -223,11 +233,10 @@ func TestSigtermExitsZero(t *testing.T) {
 	if _, err := c.Create("/x", []byte("1"), 0, acl); err != nil {
 		t.Fatal(err)
 	}
-	p.cmd.Process.Signal(syscall.SIGTERM)
+	p.proc.Cmd.Process.Signal(syscall.SIGTERM)
 	select {
-	case err := <-p.exited:
-		p.exited <- err
-		if err != nil {
+	case <-p.proc.Done():
+		if err := p.proc.Err(); err != nil {
 			t.Fatalf("after SIGTERM: %v\n%s", err, p.out.String())
 		}
 	case <-time.After(20 * time.Second):

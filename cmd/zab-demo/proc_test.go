@@ -9,11 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"zablab/internal/ports"
+	"zablab/internal/procs"
 	"zablab/internal/wait"
 )
 
@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 
 // proc is one running zab-demo process and what it printed.
 type proc struct {
-	cmd   *exec.Cmd
+	proc  *procs.Proc
 	stdin io.WriteCloser
 	mu    sync.Mutex
 	lines []string // DELIVER messages since this process started
@@ -156,10 +156,7 @@ func (c *cluster) start(i int) *proc {
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		c.t.Fatal(err)
-	}
-	p := &proc{cmd: cmd, stdin: stdin, hash: make(chan string, 1), done: make(chan struct{})}
+	p := &proc{proc: procs.Start(c.t, cmd), stdin: stdin, hash: make(chan string, 1), done: make(chan struct{})}
 	go p.read(stdout)
 	c.procs[i-1] = p
 	return p
@@ -177,8 +174,7 @@ func (c *cluster) startAll() {
 // kill ends process i with SIGKILL, as a crash would.
 func (c *cluster) kill(i int) {
 	p := c.procs[i-1]
-	_ = p.cmd.Process.Kill()
-	_ = p.cmd.Wait()
+	p.proc.Kill()
 	<-p.done
 	c.procs[i-1] = nil
 }
@@ -188,8 +184,9 @@ func (c *cluster) stopAll() {
 		if p == nil {
 			continue
 		}
-		_ = p.cmd.Process.Signal(syscall.SIGTERM)
-		_ = p.cmd.Wait()
+		if !p.proc.Stop(20 * time.Second) {
+			c.t.Errorf("peer %d did not stop within 20 s of SIGTERM; killed", i+1)
+		}
 		<-p.done
 		c.procs[i] = nil
 	}

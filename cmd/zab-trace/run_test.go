@@ -18,6 +18,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"zablab/internal/ports"
+	"zablab/internal/procs"
 	"zablab/internal/wait"
 )
 
@@ -88,45 +89,32 @@ func ensemble(t *testing.T, dir string) (string, []string) {
 	return ens, clients
 }
 
-// proc is a process this test started; stop ends it by its PID.
+// proc is a process this test started; it dies with the test.
 type proc struct {
-	cmd   *exec.Cmd
+	*procs.Proc
 	out   *syncBuf
-	done  chan struct{}
 	stdin io.WriteCloser // the process's standard input (mwzk-run reads commands there)
 }
 
 func startProc(t *testing.T, name string, args ...string) *proc {
 	t.Helper()
-	p := &proc{cmd: exec.Command(name, args...), out: &syncBuf{}, done: make(chan struct{})}
-	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
-	in, err := p.cmd.StdinPipe()
+	cmd := exec.Command(name, args...)
+	p := &proc{out: &syncBuf{}}
+	cmd.Stdout, cmd.Stderr = p.out, p.out
+	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	p.stdin = in
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = p.cmd.Wait(); close(p.done) }()
-	t.Cleanup(func() { p.stop(t) })
+	p.Proc = procs.Start(t, cmd)
+	t.Cleanup(func() { p.stop(t) }) // before Start's cleanup: a gentle stop first
 	return p
 }
 
 // stop sends SIGTERM and, if that is not enough within 20 s, SIGKILL.
 func (p *proc) stop(t *testing.T) {
-	select {
-	case <-p.done:
-		return
-	default:
-	}
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(20 * time.Second):
-		t.Errorf("%s did not stop on SIGTERM within 20 s; killing it", p.cmd.Path)
-		_ = p.cmd.Process.Kill()
-		<-p.done
+	if !p.Stop(20 * time.Second) {
+		t.Errorf("%s did not stop on SIGTERM within 20 s; killed it", p.Cmd.Path)
 	}
 }
 

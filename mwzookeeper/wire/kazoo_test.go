@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"zablab/internal/procs"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -60,7 +61,7 @@ func TestKazoo(t *testing.T) {
 	s := startFakeServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*exchangeMax)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "/usr/bin/python3", "-c", kazooScript, s.addr)
+	cmd := procs.CommandContext(ctx, "/usr/bin/python3", "-c", kazooScript, s.addr)
 	cmd.WaitDelay = time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -5,12 +5,11 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+	"zablab/internal/procs"
 
 	"zablab/internal/wait"
 	mw "zablab/mwzookeeper"
@@ -54,11 +53,9 @@ func runClient(t *testing.T, s *fakeServer, exchanges []exchange, commands, last
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*exchangeMax)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	// zkCli.sh starts java as its child: kill the whole process group, and
-	// do not wait for pipes a killed child's children might still hold.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// zkCli.sh starts java as its child: the whole process group goes, and
+	// Wait does not wait for pipes a killed child's children might hold.
+	cmd := procs.CommandContext(ctx, name, args...)
 	cmd.WaitDelay = time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
