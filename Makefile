@@ -41,7 +41,7 @@ fmt-check:
 vet:
 	$(GO) vet $(PKGS)
 
-clean: ## remove what the targets write: bin/, peers' data, grades, the handout
+clean: ## remove what the targets write: bin/, peers' data, grades, test temp folders
 	rm -rf bin data testdata/data handout grades grade.json grade-A5.*.json .testtmp
 
 properties-golden: ## regenerate properties/testdata goldens with java.util.Properties (needs a JDK)

@@ -10,7 +10,7 @@ EXTRA      ?=
 RUN        ?=
 GRADE_DIR   = ./$(if $(filter solution,$(IMPL)),solutions,assignments)/aufgabe5/
 
-grade: ## points per part: make grade [SUBMISSION=hand-in.tar.gz|folder|repo [REF=tag]] [PART=A5.2] [REPEAT=n] [IMPL=solution]
+grade: ## points per part: make grade [SUBMISSION=hand-in.tar.gz|folder|repo [REF=tag]] [PART=A5.2] [REPEAT=n]
 	$(GO) run ./cmd/mwzk-grade --impl $(IMPL) --repeat $(REPEAT) $(if $(PART),--part $(PART)) \
 		$(if $(SUBMISSION),--submission $(SUBMISSION)) $(if $(REF),--ref $(REF)) $(if $(EXTRA),--extra $(EXTRA)) \
 		$(if $(GRADE_JSON),--json $(GRADE_JSON))
@@ -19,7 +19,7 @@ grade-list: ## the parts and tests of the grading, with their points
 	$(GO) run ./cmd/mwzk-grade --list
 
 # grade-a5.N runs one part's tests with go test's own verbose output, for
-# working on that part: make grade-a5.1 [RUN=TreeOperations] [IMPL=solution].
+# working on that part: make grade-a5.1 [RUN=TreeOperations].
 grade-part = MWZK_GRADE=1 $(GO) test -count=1 -v -timeout 5m -run 'TestConformance/^A5\.$(1)$$/$(if $(RUN),^$(RUN)$$)' $(GRADE_DIR)
 grade-a5.1: ## one part's tests with their whole output: make grade-a5.1 ... grade-a5.7 [RUN=TestName]
 	$(call grade-part,1)

@@ -3,7 +3,7 @@
 
 # The Service the peers run: IMPL if given (make run IMPL=assignment runs
 # your own code), else the reference solution where the tree has it and
-# the student's where it does not (a handout has no solutions/). Its own
+# the student's where it does not (a student's copy has only theirs). Its own
 # variable, since grade.mk's IMPL defaults to assignment.
 RUN_IMPL = $(if $(filter command line environment,$(origin IMPL)),$(IMPL),$(if $(wildcard solutions/aufgabe5),solution,assignment))
 # Where make cli connects: the client ports of testdata/ensemble3.

@@ -69,7 +69,7 @@ func (s *Service) applyRequest(t *txn, cookie zab.TxnCookie) mwzookeeper.Respons
 	// decision is proposed through Zab).
 	// TODO(A5.6): after a successful write, fire its watch events (fire).
 	// TODO(A5.7): OpMulti with applyMulti(t.ops).
-	return mwzookeeper.Response{Zxid: int64(cookie.Zxid), Err: fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, t.op)}
+	return mwzookeeper.Response{Zxid: int64(cookie.Zxid), Err: fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.applyRequest: %s", mwzookeeper.ErrUnimplemented, t.op)}
 }
 
 // fire sends the watch events of an applied write to the sessions that
@@ -83,7 +83,7 @@ func (s *Service) fire(evs []mwzookeeper.WatchEvent) {
 func (s *Service) applyOp(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MWStat, error) {
 	// TODO(A5.1): one tree operation: create, delete or setData.
 	// TODO(A5.7): check (a multi's version check: existing).
-	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Op)
+	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.applyOp: %s", mwzookeeper.ErrUnimplemented, o.Op)
 }
 
 // create follows ZooKeeper's checks in its order: mode, path, data size,
@@ -103,14 +103,14 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 	// TODO(A5.6): record the events NodeCreated (path) and
 	// NodeChildrenChanged (parent) with c.event.
 	// TODO(A5.7): record the change for undo (c.undo).
-	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: create %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Path)
+	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.create: %q", mwzookeeper.ErrUnimplemented, o.Path)
 }
 
 // existing returns the node at path if it exists with version (-1: any) (A5.1).
 func (s *Service) existing(path string, version int32) (*znode, error) {
 	// TODO(A5.1): the node at the valid path, if it exists (ErrNoNode) with
 	// the version asked for (-1: any; else ErrBadVersion).
-	return nil, fmt.Errorf("%w: %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, path)
+	return nil, fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.existing: %q", mwzookeeper.ErrUnimplemented, path)
 }
 
 // delete removes a childless node: NoNode, BadVersion, NotEmpty in
@@ -119,7 +119,7 @@ func (s *Service) delete(c *applyCtx, o *mwzookeeper.Op) error {
 	// TODO(A5.1): ZooKeeper's checks in its order: "/" and "/zookeeper"
 	// never go (ErrBadArguments), then the node and its version
 	// (existing), then no children (ErrNotEmpty); deleteNode does the rest.
-	return fmt.Errorf("%w: delete %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Path)
+	return fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.delete: %q", mwzookeeper.ErrUnimplemented, o.Path)
 }
 
 // deleteNode removes the childless node at path, updates its parent's
@@ -139,7 +139,7 @@ func (s *Service) setData(c *applyCtx, o *mwzookeeper.Op) (mwzookeeper.MWStat, e
 	// write's zxid, mtime = its time c.ts; return the new stat.
 	// TODO(A5.6): record NodeDataChanged.
 	// TODO(A5.7): record the change for undo.
-	return mwzookeeper.MWStat{}, fmt.Errorf("%w: setData %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Path)
+	return mwzookeeper.MWStat{}, fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.setData: %q", mwzookeeper.ErrUnimplemented, o.Path)
 }
 
 // undo reverses the recorded changes, newest first, and forgets the

@@ -17,7 +17,7 @@ func (s *Service) applyMulti(c *applyCtx, ops []mwzookeeper.Op) ([]mwzookeeper.O
 	// TODO(A5.7): apply the ops in order against the tree (applyOp); the
 	// first failure undoes all of them (undo) and the multi fails with its
 	// error and failedMulti's results.
-	return failedMulti(ops, 0, fmt.Errorf("%w: multi (TODO A5.7)", mwzookeeper.ErrUnimplemented)), mwzookeeper.ErrUnimplemented
+	return failedMulti(ops, 0, fmt.Errorf("%w: TODO(A5.7) in multi.go: Service.applyMulti: multi", mwzookeeper.ErrUnimplemented)), mwzookeeper.ErrUnimplemented
 }
 
 // failedMulti is the result list of a multi whose op at failed failed.

@@ -16,7 +16,7 @@ func (s *Service) read(req *mwzookeeper.Request) *mwzookeeper.Response {
 	// exist gets ErrSessionExpired. The Response carries s.lastZxid.
 	// TODO(A5.6): setWatches re-registers a reconnecting client's watches
 	// (s.watches.SetWatches with s.tree.lookup).
-	return &mwzookeeper.Response{Zxid: s.lastZxid, Err: fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, req.Op)}
+	return &mwzookeeper.Response{Zxid: s.lastZxid, Err: fmt.Errorf("%w: TODO(A5.1) in reads.go: Service.read: %s", mwzookeeper.ErrUnimplemented, req.Op)}
 }
 
 // readNode answers exists, getData, getChildren(2) and getACL (stat only:
@@ -27,5 +27,5 @@ func (s *Service) readNode(req *mwzookeeper.Request, r *mwzookeeper.Response) er
 	// TODO(A5.6): leave the watch asked for (req.Watch) while reading: a
 	// data watch for exists and getData (exists also on a missing node),
 	// a child watch for getChildren.
-	return fmt.Errorf("%w: %s %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, req.Op, req.Path)
+	return fmt.Errorf("%w: TODO(A5.1) in reads.go: Service.readNode: %s %q", mwzookeeper.ErrUnimplemented, req.Op, req.Path)
 }

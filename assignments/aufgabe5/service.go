@@ -151,7 +151,7 @@ func (s *Service) Submit(req *mwzookeeper.Request, reply func(*mwzookeeper.Respo
 	// TODO(A5.2): OpSync goes through Zab too (submitSync); OpReconnect, a
 	// client coming back with its session, is answered locally
 	// (submitLocal with s.reconnect).
-	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, req.Op)})
+	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: TODO(A5.1) in service.go: Service.Submit: %s", mwzookeeper.ErrUnimplemented, req.Op)})
 }
 
 // connLoss is the answer of a replica that cannot take a request now.
@@ -172,7 +172,7 @@ func (s *Service) submitLocal(req *mwzookeeper.Request, reply func(*mwzookeeper.
 	// session has writes or syncs in flight here (s.queues), queue the read
 	// behind them (enqueue); answer runs it when its turn comes.
 	// TODO(A5.3): a read is activity of its session (touch).
-	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, req.Op)})
+	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: TODO(A5.1) in service.go: Service.submitLocal: %s", mwzookeeper.ErrUnimplemented, req.Op)})
 }
 
 // bufPool holds encoding buffers, so a write allocates none of its own.
@@ -198,7 +198,7 @@ func (s *Service) submitWrite(req *mwzookeeper.Request, reply func(*mwzookeeper.
 	// r.held and proposed once the sync is answered (release). A write
 	// refused at once while its session has requests waiting is answered
 	// in its turn too (queued with its reply in r.resp, r.stamp).
-	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, req.Op)})
+	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: TODO(A5.1) in service.go: Service.submitWrite: %s", mwzookeeper.ErrUnimplemented, req.Op)})
 }
 
 // tooLarge refuses data over MaxData and paths over the codec's limit
@@ -237,7 +237,7 @@ func (s *Service) submitSync(req *mwzookeeper.Request, reply func(*mwzookeeper.R
 	// everything committed before the sync is applied here, so the
 	// session's next read is not stale. The sync takes its place in the
 	// session's queue like a write; its reply carries its path (r.path).
-	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: sync (TODO A5.2)", mwzookeeper.ErrUnimplemented)})
+	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: TODO(A5.2) in service.go: Service.submitSync: sync", mwzookeeper.ErrUnimplemented)})
 }
 
 // Stats describes the replica for the four-letter words (A5.1).

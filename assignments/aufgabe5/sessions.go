@@ -45,7 +45,7 @@ func (s *Service) applyCreateSession(c *applyCtx, t *txn) mwzookeeper.Response {
 	// request carries. Its id must be unique and the same on every replica:
 	// the zxid of its creation is.
 	// TODO(A5.3): it was seen now (sess.seen = time.Since(s.start)).
-	return mwzookeeper.Response{Err: fmt.Errorf("%w: createSession (TODO A5.1)", mwzookeeper.ErrUnimplemented)}
+	return mwzookeeper.Response{Err: fmt.Errorf("%w: TODO(A5.1) in sessions.go: Service.applyCreateSession: createSession", mwzookeeper.ErrUnimplemented)}
 }
 
 // applyCloseSession ends a session at this point of the order on every
@@ -103,7 +103,7 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 	// appendHeader, then the session id as a varint) before answering, so
 	// that writes through its old replica fail from then on. Answer the
 	// session, its password and timeout; the reconnect is activity (A5.3).
-	return &mwzookeeper.Response{Zxid: s.lastZxid, Err: fmt.Errorf("%w: reconnect of session %#x (TODO A5.2)", mwzookeeper.ErrUnimplemented, req.Session)}
+	return &mwzookeeper.Response{Zxid: s.lastZxid, Err: fmt.Errorf("%w: TODO(A5.2) in sessions.go: Service.reconnect: session %#x", mwzookeeper.ErrUnimplemented, req.Session)}
 }
 
 // livenessLoop runs once per tick: it proposes the sessions active here

@@ -38,13 +38,13 @@ func (s *Service) writeState(w io.Writer) error {
 	// without their local seen time, lastZxid) so that readState can
 	// rebuild it: Zab takes snapshots with it and sends them to replicas
 	// that are far behind. Equal states must give equal bytes (sort).
-	return fmt.Errorf("%w: writeState (TODO A5.2)", mwzookeeper.ErrUnimplemented)
+	return fmt.Errorf("%w: TODO(A5.2) in state.go: Service.writeState", mwzookeeper.ErrUnimplemented)
 }
 
 // writeNode writes n and, depth first in name order, its descendants (A5.2).
 func (s *Service) writeNode(w *bufio.Writer, path string, n *znode, b []byte) error {
 	// TODO(A5.2): write n and its descendants.
-	return fmt.Errorf("%w: writeNode %q (TODO A5.2)", mwzookeeper.ErrUnimplemented, path)
+	return fmt.Errorf("%w: TODO(A5.2) in state.go: Service.writeNode: %q", mwzookeeper.ErrUnimplemented, path)
 }
 
 // readState replaces the whole replicated state by a snapshot; an empty
@@ -53,17 +53,17 @@ func (s *Service) readState(r io.Reader, last zab.TxnCookie) error {
 	// TODO(A5.2): replace the whole replicated state with the snapshot in r
 	// (decodeState); an empty r is the initial state. A bad snapshot
 	// changes nothing. Restored sessions get a fresh timeout (seen = now).
-	return fmt.Errorf("%w: readState at %s (TODO A5.2)", mwzookeeper.ErrUnimplemented, last.Zxid)
+	return fmt.Errorf("%w: TODO(A5.2) in state.go: Service.readState: at %s", mwzookeeper.ErrUnimplemented, last.Zxid)
 }
 
 // decodeState parses and checks a snapshot (A5.2).
 func decodeState(all []byte) (*tree, map[int64]*session, int64, error) {
 	// TODO(A5.2): parse and check a snapshot written by writeState.
-	return nil, nil, 0, fmt.Errorf("%w: decodeState (TODO A5.2)", mwzookeeper.ErrUnimplemented)
+	return nil, nil, 0, fmt.Errorf("%w: TODO(A5.2) in state.go: decodeState", mwzookeeper.ErrUnimplemented)
 }
 
 // decodeNode reads one node and links it under its parent, read before (A5.2).
 func decodeNode(d *decoder, t *tree, root bool) {
 	// TODO(A5.2): read one node and link it under its parent.
-	d.fail("decodeNode (TODO A5.2)")
+	d.fail("TODO(A5.2) in state.go: decodeNode")
 }

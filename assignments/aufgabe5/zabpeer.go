@@ -25,5 +25,5 @@ func newZab(cb zab.Callback, p *properties.Properties, now func() time.Time) (za
 	// peers (mwzookeeper.Ensemble).
 	// TODO(A5.4): the leader stamps every message with its clock; make
 	// that clock the host's (cfg.Now = now): the tests skew it.
-	return nil, fmt.Errorf("%w: newZab for %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, p.File())
+	return nil, fmt.Errorf("%w: TODO(A5.1) in zabpeer.go: newZab: for %s", mwzookeeper.ErrUnimplemented, p.File())
 }

@@ -58,7 +58,9 @@ func forgedOutput() string {
 // an init that prints passing tests and writes to the result pipe, earn
 // nothing; the test files are listed as ignored.
 func TestFakedSubmissionsScoreZero(t *testing.T) {
-	root := testRoot(t, false)
+	// assignments/aufgabe5 holds the untouched stubs only where the tree
+	// has the reference; in a student's copy it holds their work.
+	root := testRoot(t, true)
 	stubs := folderFiles(t, root, "assignments/aufgabe5")
 
 	t.Run("own tests", func(t *testing.T) {

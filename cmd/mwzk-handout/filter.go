@@ -21,6 +21,11 @@ var instructorOnly = []string{
 	"mk/handout.mk",
 	"mk/instructor.mk",
 	"grading/",
+	// the developers' design and its history: they are about the reference
+	// and how the handout is made; the student's docs are the sheet,
+	// docs/zab.md, docs/operations.md and docs/pictures.md
+	"docs/architecture.md",
+	"docs/decisions.md",
 }
 
 // dropped is a file left out of the handout, with the reason.

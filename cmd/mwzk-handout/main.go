@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -45,6 +46,8 @@ type options struct {
 	testPkgs string
 	parity   bool
 	stubs    bool
+	fill     []string
+	stubDir  string
 }
 
 func run1(args []string, log io.Writer) error {
@@ -57,6 +60,8 @@ func run1(args []string, log io.Writer) error {
 	fs.StringVar(&o.testPkgs, "test-pkgs", "./assignments/... ./mwzookeeper/...", "packages the check's make test runs (PKGS)")
 	fs.BoolVar(&o.parity, "parity", false, "only compare assignments/aufgabe5 with solutions/aufgabe5 and print any drift")
 	fs.BoolVar(&o.stubs, "stubs", false, "only regenerate assignments/aufgabe5 from solutions/aufgabe5 (at --rev, if given) and the stub spec")
+	fs.StringSliceVar(&o.fill, "fill", nil, "with --stubs: these TODO functions keep the reference's body (a student's tree at some step)")
+	fs.StringVar(&o.stubDir, "stub-dir", "", "with --stubs: write the stubs into this folder instead of "+stubDir)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err
@@ -70,9 +75,16 @@ func run1(args []string, log io.Writer) error {
 	if o.parity {
 		return printParity(root, log)
 	}
+	if err := setFilled(o.fill); err != nil {
+		return err
+	}
 	if o.stubs {
-		if err := writeStubs(root, o.rev); err != nil {
+		if err := writeStubs(root, o.rev, o.stubDir); err != nil {
 			return err
+		}
+		if o.stubDir != "" || len(o.fill) > 0 {
+			fmt.Fprintf(log, "handout: wrote %s from %s, %d TODO function(s) filled in\n", cmp.Or(o.stubDir, stubDir), refDir, len(o.fill))
+			return nil
 		}
 		fmt.Fprintf(log, "handout: wrote %s from %s\n", stubDir, refDir)
 		return printParity(root, log)
@@ -101,6 +113,10 @@ func build(root string, o options, log io.Writer) ([]dropped, error) {
 	kept, left, err := selectFiles(files)
 	if err != nil {
 		return nil, err
+	}
+	kept = forStudents(kept)
+	if m := mentions(kept); len(m) > 0 {
+		return nil, fmt.Errorf("%w: the handout's text mentions what only instructors have:\n  %s", errCheck, strings.Join(m, "\n  "))
 	}
 	fmt.Fprintf(log, "handout: %d tracked files, %d for students, %d left out\n", len(files), len(kept), len(left))
 	for _, why := range summarize(left) {

@@ -100,6 +100,22 @@ func stubsOf(src map[string][]byte) (map[string][]byte, error) {
 	return out, nil
 }
 
+// filled are TODO functions that keep the reference's body (--fill): a
+// tree between the stubs and the reference, as a student's at some step,
+// to check that every test ends there.
+var filled = map[string]bool{}
+
+// setFilled checks and sets the --fill list.
+func setFilled(names []string) error {
+	for _, n := range names {
+		if _, ok := stubBodies[n]; !ok {
+			return fmt.Errorf("%w: --fill %q: not a TODO function of the stub spec (e.g. newZab, Service.Submit)", errUsage, n)
+		}
+		filled[n] = true
+	}
+	return nil
+}
+
 // funcKey names a function for the spec: "name" or "Recv.name".
 func funcKey(d *ast.FuncDecl) string {
 	if d.Recv == nil || len(d.Recv.List) == 0 {
@@ -136,6 +152,9 @@ func stubFile(name string, src []byte, decided map[string]bool) ([]byte, []strin
 		}
 		k := funcKey(fd)
 		body, todo := stubBodies[k]
+		if filled[k] {
+			decided[k], todo = true, false // keeps the reference's body
+		}
 		switch {
 		case todo:
 			decided[k] = true
@@ -145,8 +164,12 @@ func stubFile(name string, src []byte, decided map[string]bool) ([]byte, []strin
 					edits = append(edits, edit{from, to, doc})
 				}
 			}
+			body, err := locate(body, name, k)
+			if err != nil {
+				problems = append(problems, err.Error())
+			}
 			edits = append(edits, edit{fset.Position(fd.Body.Lbrace).Offset + 1, fset.Position(fd.Body.Rbrace).Offset, "\n" + strings.Trim(body, "\n") + "\n"})
-		case slices.Contains(provided, k):
+		case slices.Contains(provided, k) || filled[k]:
 			decided[k] = true
 		default:
 			problems = append(problems, fmt.Sprintf("%s: %s is neither provided nor a TODO", name, k))
@@ -168,6 +191,33 @@ func stubFile(name string, src []byte, decided map[string]bool) ([]byte, []strin
 		return nil, nil, err
 	}
 	return out, problems, nil
+}
+
+// unimplementedMsg is a stub's error text in the spec: "%w: what (TODO A5.x)".
+var unimplementedMsg = regexp.MustCompile(`"%w: ([^"]*?) ?\(TODO (A5\.\d)\)"`)
+
+// locate rewrites every unimplemented error of a stub body so that it
+// names the one place to fix, "TODO(A5.1) in sessions.go:
+// Service.applyCreateSession: ...": a student who greps the message finds
+// exactly this function. A stub body without such a message is an error,
+// unless it has nothing to fail (it only comments).
+func locate(body, file, fn string) (string, error) {
+	n := 0
+	out := unimplementedMsg.ReplaceAllStringFunc(body, func(m string) string {
+		n++
+		sub := unimplementedMsg.FindStringSubmatch(m)
+		// "create %q" in Service.create says create twice: keep "%q"
+		short := fn[strings.LastIndex(fn, ".")+1:]
+		what := strings.TrimPrefix(strings.TrimPrefix(sub[1], short), " ")
+		if what != "" {
+			what = ": " + what
+		}
+		return fmt.Sprintf(`"%%w: TODO(%s) in %s: %s%s"`, sub[2], file, fn, what)
+	})
+	if n == 0 && strings.Contains(body, "ErrUnimplemented)") {
+		return body, fmt.Errorf("%s: %s: an ErrUnimplemented error without \"(TODO A5.x)\"", file, fn)
+	}
+	return out, nil
 }
 
 // addable are the packages a TODO body may use that its file need not
@@ -280,7 +330,7 @@ func insertImports(name string, src, out []byte, fset *token.FileSet, f *ast.Fil
 // writeStubs regenerates the student's tree from the reference: it
 // replaces the non-test files of stubs with the generated ones.
 // With rev set, the reference is taken as that commit has it.
-func writeStubs(root, rev string) error {
+func writeStubs(root, rev, dir string) error {
 	files, err := genStubs(filepath.Join(root, refDir))
 	if rev != "" {
 		files, err = genStubsAt(root, rev)
@@ -288,7 +338,9 @@ func writeStubs(root, rev string) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(root, stubDir)
+	if dir == "" {
+		dir = filepath.Join(root, stubDir)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

@@ -345,7 +345,7 @@ var stubBodies = map[string]string{
 	// appendHeader, then the session id as a varint) before answering, so
 	// that writes through its old replica fail from then on. Answer the
 	// session, its password and timeout; the reconnect is activity (A5.3).
-	return &mwzookeeper.Response{Zxid: s.lastZxid, Err: fmt.Errorf("%w: reconnect of session %#x (TODO A5.2)", mwzookeeper.ErrUnimplemented, req.Session)}`,
+	return &mwzookeeper.Response{Zxid: s.lastZxid, Err: fmt.Errorf("%w: session %#x (TODO A5.2)", mwzookeeper.ErrUnimplemented, req.Session)}`,
 	"Service.livenessRound": `
 	// TODO(A5.3): once per tick (livenessLoop): take the sessions active
 	// here since the last round (s.active), sorted. On the leader, also pick
@@ -375,5 +375,5 @@ var stubBodies = map[string]string{
 	return nil, nil, 0, fmt.Errorf("%w: decodeState (TODO A5.2)", mwzookeeper.ErrUnimplemented)`,
 	"decodeNode": `
 	// TODO(A5.2): read one node and link it under its parent.
-	d.fail("decodeNode (TODO A5.2)")`,
+	d.fail("TODO(A5.2) in state.go: decodeNode")`,
 }

@@ -181,10 +181,33 @@ func (e *Ensemble) Restart(i int) error {
 
 // WaitServing waits until replica i reports Serving(true), failing t
 // after Options.LeaderTimeout.
+// The failure says what the Host saw, so the message points at the cause.
 func (e *Ensemble) WaitServing(t testing.TB, i int) {
 	t.Helper()
-	wait.For(t, fmt.Sprintf("replica %d of %d to serve (no leader elected?)", i, e.n),
-		e.opts.LeaderTimeout, e.hosts[i].IsServing)
+	h := e.hosts[i]
+	deadline := time.Now().Add(e.opts.LeaderTimeout)
+	for !h.IsServing() {
+		if time.Now().After(deadline) {
+			t.Fatalf("replica %d of %d does not serve after %v: %s", i, e.n, e.opts.LeaderTimeout, servingHint(h, e.Service(i)))
+		}
+		<-time.After(5 * time.Millisecond) // Host.Serving is a plain setter: nothing to wait on
+	}
+}
+
+// servingHint says what the Host observed of a replica that does not serve.
+func servingHint(h *Host, s mwzookeeper.Service) string {
+	role := ""
+	if r, ok := s.(mwzookeeper.Reporter); ok {
+		role = fmt.Sprintf(" (its Stats say role %q)", r.Stats().Role)
+	}
+	changes := h.ServingChanges()
+	if len(changes) == 0 {
+		return "it never called Host.Serving(true)" + role +
+			"; a replica reports Serving(true) when its Zab peer reports LEADING or FOLLOWING (the Status callback)"
+	}
+	last := changes[len(changes)-1]
+	return fmt.Sprintf("its last Host.Serving call was Serving(%t), %v ago%s, after %d call(s)",
+		last.Serving, time.Since(last.At).Round(time.Millisecond), role, len(changes))
 }
 
 // Leader returns the myid of the running replica whose Service reports

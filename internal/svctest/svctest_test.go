@@ -126,3 +126,17 @@ func TestDoubleReplyFailsAtCleanup(t *testing.T) {
 		t.Fatalf("double reply not reported: %v", r.msgs)
 	}
 }
+
+// TestServingHintSaysWhatWasSeen: a replica that never serves is
+// explained by what its Host saw, not by a guess about elections.
+func TestServingHintSaysWhatWasSeen(t *testing.T) {
+	h := NewHost("hint", 0)
+	if got := servingHint(h, nil); !strings.Contains(got, "never called Host.Serving(true)") {
+		t.Errorf("no Serving call: hint %q", got)
+	}
+	h.Serving(true)
+	h.Serving(false)
+	if got := servingHint(h, nil); !strings.Contains(got, "last Host.Serving call was Serving(false)") || !strings.Contains(got, "after 2 call(s)") {
+		t.Errorf("Serving(true) then (false): hint %q", got)
+	}
+}

@@ -10,11 +10,13 @@ import (
 // A5.1: one replica (SingleZab). Tree semantics as ZooKeeper has them,
 // writes answered when their delivery is applied, and decided there.
 var treeTests = []test{
-	{"A5.1", "TreeOperations", 5, "create, getData, exists, getChildren (sorted), setData, delete as ZooKeeper answers them", testTreeOperations},
-	{"A5.1", "ErrorCodes", 7, "NoNode, NodeExists, BadVersion, NotEmpty, NoChildrenForEphemerals and bad paths", testErrorCodes},
+	{"A5.1", "Session", 2, "a lone replica opens sessions with distinct ids and closes one (the first TODOs' path: Submit, Zab, Deliver, reply)", testSession},
+	{"A5.1", "FirstNode", 3, "create one node, then getData and exists see it", testFirstNode},
+	{"A5.1", "TreeOperations", 4, "create, getData, exists, getChildren (sorted), setData, delete as ZooKeeper answers them", testTreeOperations},
+	{"A5.1", "ErrorCodes", 6, "NoNode, NodeExists, BadVersion, NotEmpty, NoChildrenForEphemerals and bad paths", testErrorCodes},
 	{"A5.1", "StatFields", 6, "czxid, mzxid, pzxid, ctime, mtime, version, cversion, ephemeralOwner, dataLength, numChildren", testStatFields},
-	{"A5.1", "AnsweredAtDelivery", 5, "a write's reply comes after it is applied: its zxid is the node's, and any read after it sees it", testAnsweredAtDelivery},
-	{"A5.1", "DecidedAtApply", 5, "two sessions' conflicting writes in flight together: exactly one wins, as the order decides", testDecidedAtApply},
+	{"A5.1", "AnsweredAtDelivery", 4, "a write's reply comes after it is applied: its zxid is the node's, and any read after it sees it", testAnsweredAtDelivery},
+	{"A5.1", "DecidedAtApply", 3, "two sessions' conflicting writes in flight together: exactly one wins, as the order decides", testDecidedAtApply},
 	{"A5.1", "ThroughServer", 2, "the whole path: the Service behind the real server, used with the course's client", testThroughServer},
 }
 
