@@ -22,19 +22,15 @@ type gradeReport struct {
 // ran every test of every part and gave 0 points, and sums the grade up.
 // out is its output.
 func zeroPoints(dir string, out []byte) (string, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "grade.json"))
+	rep, err := readGrade(dir, out)
 	if err != nil {
-		return "", fmt.Errorf("%w: make grade wrote no report: %v\n%s", errCheck, err, tail(string(out), 20))
-	}
-	var rep gradeReport
-	if err := json.Unmarshal(data, &rep); err != nil {
-		return "", fmt.Errorf("%w: grade.json: %v", errCheck, err)
+		return "", err
 	}
 	tests := 0
 	for _, p := range rep.Parts {
 		tests += len(p.Tests)
 	}
-	return fmt.Sprintf("required %d / %d, bonus %d / %d, %d tests of %d parts failed",
+	return fmt.Sprintf("the untouched stubs earn required %d / %d, bonus %d / %d, %d tests of %d parts failed",
 		rep.Required.Earned, rep.Required.Possible, rep.Bonus.Earned, rep.Bonus.Possible, tests, len(rep.Parts)), checkZero(rep)
 }
 
@@ -65,4 +61,44 @@ func checkZero(rep gradeReport) error {
 		return fmt.Errorf("%w: make grade on the untouched stubs:\n  %s", errCheck, strings.Join(bad, "\n  "))
 	}
 	return nil
+}
+
+// fullPoints checks that make grade, run on the reference copied into
+// the handout, gave every point of every part: the handout grades a
+// finished assignment as the instructors' tree does.
+func fullPoints(dir string, out []byte) (string, error) {
+	rep, err := readGrade(dir, out)
+	if err != nil {
+		return "", err
+	}
+	var bad []string
+	if rep.Required.Earned != rep.Required.Possible || rep.Bonus.Earned != rep.Bonus.Possible || rep.Required.Possible == 0 {
+		bad = append(bad, fmt.Sprintf("required %d / %d, bonus %d / %d", rep.Required.Earned, rep.Required.Possible, rep.Bonus.Earned, rep.Bonus.Possible))
+	}
+	for _, p := range rep.Parts {
+		for _, t := range p.Tests {
+			if t.Status != "pass" {
+				bad = append(bad, fmt.Sprintf("%s/%s: %s, want pass", p.ID, t.Name, t.Status))
+			}
+		}
+	}
+	if len(bad) > 0 {
+		return "", fmt.Errorf("%w: make grade with the reference copied in:\n  %s", errCheck, strings.Join(bad, "\n  "))
+	}
+	return fmt.Sprintf("the reference copied in earns required %d / %d, bonus %d / %d",
+		rep.Required.Earned, rep.Required.Possible, rep.Bonus.Earned, rep.Bonus.Possible), nil
+}
+
+// readGrade reads the grade.json make grade wrote in dir; out is its
+// output, shown when there is no report.
+func readGrade(dir string, out []byte) (gradeReport, error) {
+	var rep gradeReport
+	data, err := os.ReadFile(filepath.Join(dir, "grade.json"))
+	if err != nil {
+		return rep, fmt.Errorf("%w: make grade wrote no report: %v\n%s", errCheck, err, tail(string(out), 20))
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return rep, fmt.Errorf("%w: %s: %v", errCheck, filepath.Join(dir, "grade.json"), err)
+	}
+	return rep, nil
 }

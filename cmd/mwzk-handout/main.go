@@ -57,7 +57,7 @@ func run1(args []string, log io.Writer) error {
 	fs.StringVar(&o.rev, "rev", "", "pack this commit instead of the working tree's tracked files")
 	fs.BoolVar(&o.check, "check", true, "unpack the archive into a temporary folder and build, vet, test and grade it there")
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary folder of the check")
-	fs.StringVar(&o.testPkgs, "test-pkgs", "./assignments/... ./mwzookeeper/...", "packages the check's make test runs (PKGS)")
+	fs.StringVar(&o.testPkgs, "test-pkgs", "", "packages the check's make test runs (PKGS); empty: the whole tree, as a student runs it")
 	fs.BoolVar(&o.parity, "parity", false, "only compare assignments/aufgabe5 with solutions/aufgabe5 and print any drift")
 	fs.BoolVar(&o.stubs, "stubs", false, "only regenerate assignments/aufgabe5 from solutions/aufgabe5 (at --rev, if given) and the stub spec")
 	fs.StringSliceVar(&o.fill, "fill", nil, "with --stubs: these TODO functions keep the reference's body (a student's tree at some step)")
@@ -96,7 +96,7 @@ func run1(args []string, log io.Writer) error {
 	if !o.check {
 		return nil
 	}
-	if err := check(o.out, o.testPkgs, o.keep, left, log); err != nil {
+	if err := check(root, o.out, o.testPkgs, o.keep, left, log); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "handout: %s is ready\n", o.out)
