@@ -71,18 +71,36 @@ func (b *DoubleBarrier) Enter(ctx context.Context) error {
 
 // Leave removes this process and blocks until every process has left;
 // the last one out takes the "ready" node down for the next round.
+//
+// Leave waits for its own round, known by the czxid of the round's "ready"
+// node, not for an empty directory: once that node is gone or replaced,
+// every process of the round has left. A slow leaver that looks only after
+// a fast one has entered the next round sees the newcomer's node; counting
+// it, it would wait for ever while the newcomer waits in Enter for it.
 func (b *DoubleBarrier) Leave(ctx context.Context) error {
 	if err := b.zk.Delete(mwzookeeper.Join(b.dir, b.name), -1); err != nil && !errors.Is(err, mwzookeeper.ErrNoNode) {
 		return err
 	}
+	ready := mwzookeeper.Join(b.dir, readyName)
+	ok, st, err := b.zk.Exists(ready)
+	if err != nil || !ok {
+		return err // !ok: the last one out has already ended the round
+	}
+	round := st.Czxid
 	for {
+		// The child watch also fires when "ready" goes: it is a child.
 		children, _, ch, err := b.zk.GetChildrenW(b.dir)
 		if err != nil {
 			return err
 		}
+		ok, st, err := b.zk.Exists(ready)
+		if err != nil || !ok || st.Czxid != round {
+			return err // our round is over; the next may have begun
+		}
 		if len(without(children, readyName)) == 0 {
-			err := b.zk.Delete(mwzookeeper.Join(b.dir, readyName), -1)
-			if errors.Is(err, mwzookeeper.ErrNoNode) {
+			// By version: a "ready" of the next round is not ours to delete.
+			err := b.zk.Delete(ready, st.Version)
+			if errors.Is(err, mwzookeeper.ErrNoNode) || errors.Is(err, mwzookeeper.ErrBadVersion) {
 				err = nil
 			}
 			return err
