@@ -78,22 +78,31 @@ func (b *DoubleBarrier) Enter(ctx context.Context) error {
 // a fast one has entered the next round sees the newcomer's node; counting
 // it, it would wait for ever while the newcomer waits in Enter for it.
 func (b *DoubleBarrier) Leave(ctx context.Context) error {
-	// Reads and deletes here are idempotent: a lost connection is
-	// retried (the handle reconnects; its watches survive), not returned.
-	err := untilAnswered(ctx, func() error { return b.zk.Delete(mwzookeeper.Join(b.dir, b.name), -1) })
-	if err != nil && !errors.Is(err, mwzookeeper.ErrNoNode) {
+	if err := b.zk.Delete(mwzookeeper.Join(b.dir, b.name), -1); err != nil && !errors.Is(err, mwzookeeper.ErrNoNode) {
 		return err
 	}
 	ready := mwzookeeper.Join(b.dir, readyName)
-	var ok bool
-	var st mwzookeeper.MWStat
-	err = untilAnswered(ctx, func() (err error) { ok, st, err = b.zk.Exists(ready); return err })
+	ok, st, err := b.zk.Exists(ready)
 	if err != nil || !ok {
 		return err // !ok: the last one out has already ended the round
 	}
+	round := st.Czxid
 	for {
-		over, ch, err := b.leaveStep(ctx, ready, st.Czxid)
-		if err != nil || over {
+		// The child watch also fires when "ready" goes: it is a child.
+		children, _, ch, err := b.zk.GetChildrenW(b.dir)
+		if err != nil {
+			return err
+		}
+		ok, st, err := b.zk.Exists(ready)
+		if err != nil || !ok || st.Czxid != round {
+			return err // our round is over; the next may have begun
+		}
+		if len(without(children, readyName)) == 0 {
+			// By version: a "ready" of the next round is not ours to delete.
+			err := b.zk.Delete(ready, st.Version)
+			if errors.Is(err, mwzookeeper.ErrNoNode) || errors.Is(err, mwzookeeper.ErrBadVersion) {
+				err = nil
+			}
 			return err
 		}
 		select {
@@ -105,32 +114,6 @@ func (b *DoubleBarrier) Leave(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
-}
-
-// leaveStep looks once whether the round whose "ready" node has czxid
-// round is over, ending it if this process is the last one out; if not,
-// ch fires when the directory changes ("ready" is a child too).
-func (b *DoubleBarrier) leaveStep(ctx context.Context, ready string, round int64) (over bool, ch <-chan client.Event, err error) {
-	var children []string
-	err = untilAnswered(ctx, func() (err error) { children, _, ch, err = b.zk.GetChildrenW(b.dir); return err })
-	if err != nil {
-		return false, nil, err
-	}
-	var ok bool
-	var st mwzookeeper.MWStat
-	err = untilAnswered(ctx, func() (err error) { ok, st, err = b.zk.Exists(ready); return err })
-	if err != nil || !ok || st.Czxid != round {
-		return true, nil, err // our round is over; the next may have begun
-	}
-	if len(without(children, readyName)) > 0 {
-		return false, ch, nil
-	}
-	// By version: a "ready" of the next round is not ours to delete.
-	err = untilAnswered(ctx, func() error { return b.zk.Delete(ready, st.Version) })
-	if errors.Is(err, mwzookeeper.ErrNoNode) || errors.Is(err, mwzookeeper.ErrBadVersion) {
-		err = nil
-	}
-	return true, nil, err
 }
 
 func (b *DoubleBarrier) processes() ([]string, error) {

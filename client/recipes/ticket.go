@@ -105,6 +105,20 @@ func (t *ticket) take(ctx context.Context, data []byte) error {
 
 const maxTakeAttempts = 50
 
+func retriable(err error) bool {
+	return errors.Is(err, mwzookeeper.ErrConnectionLoss) && !errors.Is(err, client.ErrClosed)
+}
+
+// pause waits a little before a retry; false when ctx ended.
+func pause(ctx context.Context) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(200 * time.Millisecond):
+		return true
+	}
+}
+
 // find looks for the child whose name starts with mine (our token).
 func (t *ticket) find(mine string) (string, bool, error) {
 	children, err := t.zk.GetChildren(t.dir)
