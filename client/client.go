@@ -105,10 +105,8 @@ func (z *MWZooKeeper) onEvent(ev zk.Event) {
 		}
 		z.log.WithFields(logrus.Fields{"session": fmt.Sprintf("0x%x", id),
 			"server": ev.Server}).Info("session established")
-		z.estOnce.Do(func() { close(z.established) })
 	case StateExpired:
 		z.log.Warn("session expired: the handle is dead, connect anew")
-		z.estOnce.Do(func() { close(z.established) })
 		go func() {
 			// Not on go-zk's goroutine: Close waits for it. If conn
 			// is not stored yet, Connect sees the expiry and closes it.
@@ -122,6 +120,11 @@ func (z *MWZooKeeper) onEvent(ev zk.Event) {
 	}
 	if z.onState != nil {
 		z.onState(s)
+	}
+	if s == StateConnected || s == StateExpired {
+		// After the callback: when Connect returns, the callback has seen
+		// how the session began (zkCli's shell prints it at once).
+		z.estOnce.Do(func() { close(z.established) })
 	}
 }
 

@@ -39,6 +39,8 @@ func WithConnectTimeout(d time.Duration) Option {
 
 // WithStateCallback calls f on every change of the session's state, from
 // the connection's goroutine: f must not block and must not call the handle.
+// Connect returns only after f has seen the first StateConnected (or
+// StateExpired).
 func WithStateCallback(f func(State)) Option {
 	return func(o *options) { o.onState = f }
 }

@@ -52,7 +52,6 @@ func TestBarrier(t *testing.T) {
 // TestDoubleBarrier: nobody gets through Enter before all have entered,
 // nobody through Leave before all have left.
 func TestDoubleBarrier(t *testing.T) {
-	t.Skip("known: fails deterministically when run alone (p2 never creates its node within 30 s) and about 1 run in 3 inside make test; found in the final review, not yet understood")
 	const n = 3
 	zks := sessions(t, n)
 	dir := zktest.Root(t)
@@ -63,8 +62,10 @@ func TestDoubleBarrier(t *testing.T) {
 	errs := make(chan error, 2*n) // at most two per process
 	for i, z := range zks {
 		wg.Add(1)
+		var done atomic.Bool
 		go func() {
 			defer wg.Done()
+			defer done.Store(true)
 			b := recipes.NewDoubleBarrier(z, dir, fmt.Sprintf("p%d", i), n)
 			entering.Add(1)
 			if err := b.Enter(ctx); err != nil {
@@ -84,11 +85,18 @@ func TestDoubleBarrier(t *testing.T) {
 			}
 		}()
 		// One at a time: the next comes only when this one is inside
-		// Enter (its node exists), so an early return is seen.
+		// Enter (its node exists), so an early return is seen. Not after
+		// the last: it completes the barrier, and the whole round (enter
+		// and leave, its node created and deleted) can be over before a
+		// poll would see its node. A process that is already done (an
+		// early return) has reported to errs.
+		if i == n-1 {
+			continue
+		}
 		node := fmt.Sprintf("%s/p%d", dir, i)
 		wait.For(t, node+" created", deadline, func() bool {
 			ok, _, err := zks[0].Exists(node)
-			return err == nil && ok
+			return done.Load() || (err == nil && ok)
 		})
 	}
 	wg.Wait()

@@ -14,14 +14,13 @@ import (
 	"zablab/internal/wait"
 )
 
-// TestDoubleBarrierNextRoundStrandsSlowLeaver: the double barrier
-// claims to be reusable ("the last one out takes the ready node down for
-// the next round"). But a process still in Leave of round 1 that looks at
-// the directory only after a fast process has entered round 2 sees that
-// process's node, takes it for a round-1 process still inside, and waits
-// for ever; the fast one waits in Enter for it: deadlock.
+// TestDoubleBarrierNextRoundStrandsSlowLeaver: the double barrier is
+// reusable ("the last one out takes the ready node down for the next
+// round"). A process still in Leave of round 1 that looks at the directory
+// only after a fast process has entered round 2 sees that process's node;
+// if it took it for a round-1 process still inside, it would wait for ever
+// and the fast one would wait in Enter for it: deadlock (review bug 4).
 func TestDoubleBarrierNextRoundStrandsSlowLeaver(t *testing.T) {
-	t.Skip("known: bug 4, DoubleBarrier reuse deadlock (a slow round-1 leaver takes a round-2 node for a round-1 one); a czxid-of-ready fix made TestDoubleBarrier flaky, withdrawn")
 	srv := zktest.Shared(t)
 	dir := zktest.Root(t)
 	px := newReplyDropProxy(t, srv.Addrs[0])

@@ -274,8 +274,11 @@ func TestLockLostCreateReplyLeavesOrphan(t *testing.T) {
 	var lerr error
 	select {
 	case lerr = <-errL:
-	case <-time.After(8 * time.Second):
-		// still trying: let it reach the server again
+	case <-time.After(3 * time.Second):
+		// Still trying: let it reach the server again. The outage (this,
+		// plus the client's reconnect back-off) must stay well inside the
+		// session (10 s at most on both servers), or the session expires
+		// and there is no orphan to look for.
 	}
 	px.cut(false)
 	if lerr == nil {

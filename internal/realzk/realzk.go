@@ -114,13 +114,17 @@ const common = "clientPortAddress=127.0.0.1\nadmin.enableServer=false\n4lw.comma
 
 // Start runs a standalone ZooKeeper on 127.0.0.1:port with its
 // configuration, data and log (zookeeper.log) in dir, and waits until it
-// serves.
+// serves. It grants sessions of 600 ms to 10 s, as the in-tree server the
+// client tests otherwise use (ZooKeeper's own default, 2 to 20 ticks, would
+// cap them at 4 s: a test that rides out a few seconds of outage on a
+// longer session would see it expire on one server only).
 func Start(dir string, port int) (*Server, error) {
 	cp, err := ClassPath()
 	if err != nil {
 		return nil, err
 	}
-	cfg := fmt.Sprintf("tickTime=200\ndataDir=%s\nclientPort=%d\n%s", filepath.Join(dir, "data"), port, common)
+	cfg := fmt.Sprintf("tickTime=200\nminSessionTimeout=600\nmaxSessionTimeout=10000\ndataDir=%s\nclientPort=%d\n%s",
+		filepath.Join(dir, "data"), port, common)
 	s, err := launch(dir, cp, "org.apache.zookeeper.server.ZooKeeperServerMain", cfg, port)
 	if err != nil {
 		return nil, err
