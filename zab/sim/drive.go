@@ -209,6 +209,9 @@ func (w *world) deliver(p *peer, r record) {
 // tick by seed and peer, so peers decide at different moments between
 // ticks; it draws nothing from the schedule's random source.
 func (w *world) finalizeWait(p *peer) time.Duration {
+	if w.opts.FinalizeWait > 0 {
+		return w.opts.FinalizeWait
+	}
 	return time.Duration(1+(w.opts.Seed*7+p.id*3)%tickLen) * time.Millisecond
 }
 
