@@ -120,6 +120,11 @@ func (c *Core) stepVote(m Message) {
 		return
 	case c.adopt(m.Vote):
 		c.broadcastVote()
+	case m.Vote != c.el.vote:
+		// Ours is better and it does not know: our notification may have
+		// reached it before it was looking. Waiting for the resend would
+		// cost ticks.
+		c.send(c.voteMsg(m.From))
 	}
 	c.el.votes[m.From] = m.Vote
 	c.checkQuorum()
