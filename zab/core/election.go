@@ -120,7 +120,7 @@ func (c *Core) stepVote(m Message) {
 		return
 	case c.adopt(m.Vote):
 		c.broadcastVote()
-	case m.Vote != c.el.vote:
+	case c.better(c.el.vote, m.Vote):
 		// Ours is better and it does not know: our notification may have
 		// reached it before it was looking. Waiting for the resend would
 		// cost ticks.
