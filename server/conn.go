@@ -77,8 +77,8 @@ func (c *conn) readLoop() {
 		c.fourLetterWord(word)
 		return
 	}
-	if !c.srv.isServing() {
-		c.closeQuiet("refused: the replica is not serving (no leader)")
+	if !c.srv.awaitServing(c.done) {
+		c.closeQuiet("refused: the replica is not serving (no leader within " + leaderWait.String() + ")")
 		return
 	}
 	if c.handshake() {

@@ -44,18 +44,24 @@ func (h *host) SessionClosed(session int64, expired bool) {
 	c.drain()
 }
 
-// Serving(false) closes every client connection and refuses new ones until
-// Serving(true).
+// Serving(false) closes every client connection; new ones wait up to
+// leaderWait for Serving(true), then are closed.
 func (h *host) Serving(ok bool) {
 	s := h.s
 	s.mu.Lock()
 	was := s.serving
 	s.serving = ok && !s.stopped
+	switch {
+	case s.serving && !was:
+		close(s.resumed) // wakes the handshakes that wait for a leader
+	case was && !s.serving:
+		s.resumed = make(chan struct{})
+	}
 	s.mu.Unlock()
 	if was != ok {
 		s.log.WithField("serving", ok).Info("serving clients: " + map[bool]string{true: "yes", false: "no, connections closed until a leader is established"}[ok])
 	}
-	if !ok {
+	if was && !ok { // only then: a repeated Serving(false) spares the handshakes that wait
 		s.closeAll("the replica is not serving (no leader)")
 	}
 }

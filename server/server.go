@@ -6,6 +6,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -45,6 +46,8 @@ type Server struct {
 	mu       sync.RWMutex
 	ln       net.Listener
 	serving  bool
+	resumed  chan struct{} // closed when serving starts again: handshakes wait for it (awaitServing)
+	waiting  atomic.Int32  // handshakes waiting for a leader
 	started  bool
 	stopped  bool
 	conns    map[*conn]struct{}
@@ -77,7 +80,7 @@ func New(p *properties.Properties, f mwzookeeper.Factory, o Options) (*Server, e
 	}
 	s := &Server{cfg: cfg, props: p, opts: o, log: log, svc: f(),
 		conns: map[*conn]struct{}{}, sessions: map[int64]*conn{}, perIP: map[string]int{},
-		quit: make(chan struct{})}
+		quit: make(chan struct{}), resumed: make(chan struct{})}
 	s.host = &host{s: s}
 	s.stats.init()
 	return s, nil
@@ -306,6 +309,37 @@ func (s *Server) reaper() {
 		}
 		clear(cs)
 	}
+}
+
+// leaderWait bounds how long a handshake that arrives while the replica is
+// not serving waits for a leader before the connection is closed. Clients
+// back off about a second after a refused handshake (go-zookeeper after
+// cycling its server list, ZooKeeper's own client up to a second), while a
+// failover takes a fraction of one: waiting costs a client no more than a
+// refusal would, and it gets its session back as soon as a leader is there.
+const leaderWait = time.Second
+
+// awaitServing reports whether the replica serves, waiting up to leaderWait
+// for it; false also when done closes first (the connection was closed).
+func (s *Server) awaitServing(done <-chan struct{}) bool {
+	s.mu.RLock()
+	ok, stopped, resumed := s.serving, s.stopped, s.resumed
+	s.mu.RUnlock()
+	if ok || stopped {
+		return ok && !stopped
+	}
+	s.waiting.Add(1)
+	defer s.waiting.Add(-1)
+	t := time.NewTimer(leaderWait)
+	defer t.Stop()
+	select {
+	case <-resumed:
+		return s.isServing()
+	case <-t.C:
+	case <-done:
+	case <-s.quit:
+	}
+	return false
 }
 
 func (s *Server) isServing() bool {

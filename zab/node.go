@@ -315,18 +315,23 @@ func (n *node) run() {
 	defer n.snaps.abandon(n) // Shutdown closes the store next: no write may be left
 	ticker := time.NewTicker(n.cfg.TickTime)
 	defer ticker.Stop()
+	deadline := time.NewTimer(time.Hour) // the core's NextDeadline, so an election decides between ticks
+	deadline.Stop()
+	defer deadline.Stop()
 	var recv <-chan core.Message
 	if n.tr != nil {
 		recv = n.tr.Recv()
 	}
 	for n.failure == nil {
-		var tick bool
+		var tick, wake bool
 		var msg *core.Message
 		select {
 		case <-n.quit:
 			return
 		case <-ticker.C:
 			tick = true
+		case <-deadline.C:
+			wake = true
 		case m, ok := <-recv:
 			if !ok {
 				return
@@ -350,11 +355,14 @@ func (n *node) run() {
 		case msg != nil:
 			n.trace.recv(msg)
 			n.core.Step(*msg, n.now())
+		case wake:
+			n.core.Wake(n.now())
 		}
 		n.gather(recv)
 		n.publish()
 		n.process()
 		n.trace.flush()
+		n.armDeadline(deadline)
 	}
 	n.snaps.abandon(n)
 	n.lg.WithError(n.failure).Error("peer stopped: it cannot go on safely")
@@ -364,6 +372,14 @@ func (n *node) run() {
 	n.accepting, n.stopErr = false, n.failure
 	n.qmu.Unlock()
 	n.cb.Status(Looking, "") // messages in flight are lost: the application must know
+}
+
+// armDeadline sets t to fire at the core's next deadline, if it has one.
+func (n *node) armDeadline(t *time.Timer) {
+	t.Stop()
+	if at, ok := n.core.NextDeadline(); ok {
+		t.Reset(time.Duration(max(at-n.now(), 0)))
+	}
 }
 
 // gather takes whatever else has arrived.

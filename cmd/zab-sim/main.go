@@ -53,6 +53,7 @@ type config struct {
 	first, seed                   uint64
 	one, silent                   bool
 	bug, html                     string
+	finalize                      time.Duration
 	opts                          sim.Options
 }
 
@@ -66,6 +67,7 @@ func main() {
 	pflag.IntVar(&c.voters, "voters", 0, "voters per ensemble, 1..7 (0: picked by the seed)")
 	pflag.IntVar(&c.observers, "observers", -1, "observers per ensemble (-1: picked by the seed)")
 	pflag.BoolVar(&c.silent, "silent-crashes", false, "no crash closes sockets (no lost-connection reports)")
+	pflag.DurationVar(&c.finalize, "finalize-wait", 0, "every peer's election finalize wait, 1ms..10ms (0: varied by seed and peer)")
 	pflag.StringVar(&c.bug, "bug", "", "switch on a known protocol bug: "+bugNames())
 	pflag.StringVar(&c.html, "html", "", "write the schedule as a timeline page to this file")
 	pflag.Parse()
@@ -97,10 +99,13 @@ func (c *config) check() error {
 		return fmt.Errorf("--voters %d: want 1..7, or 0 for the seed's choice", c.voters)
 	case c.observers < -1 || c.observers > 4:
 		return fmt.Errorf("--observers %d: want 0..4, or -1 for the seed's choice", c.observers)
+	case c.finalize < 0 || c.finalize > 10*time.Millisecond:
+		return fmt.Errorf("--finalize-wait %v: want 0 to 10ms (a tick is 10ms)", c.finalize)
 	case c.bug != "" && bugs[c.bug] == (sim.Bugs{}):
 		return fmt.Errorf("--bug %q: known bugs are %s", c.bug, bugNames())
 	}
-	c.opts = sim.Options{Observers: c.observers, Steps: c.steps, SilentCrashes: c.silent, Voters: c.voters, Bugs: bugs[c.bug]}
+	c.opts = sim.Options{Observers: c.observers, Steps: c.steps, SilentCrashes: c.silent, Voters: c.voters,
+		Bugs: bugs[c.bug], FinalizeWait: c.finalize}
 	return nil
 }
 

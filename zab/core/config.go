@@ -22,9 +22,15 @@ type Config struct {
 
 	InitLimit int // ticks a new leader and its followers have to finish discovery and synchronization
 	SyncLimit int // ticks without hearing from the other side before a link counts as dead
-	// TickTime is a tick's length, only to say durations in log lines
-	// (zero: they are counted in ticks). The core has no clock of its own.
+	// TickTime is a tick's length. It says durations in log lines (zero:
+	// they are counted in ticks) and sets FinalizeWait's default.
 	TickTime time.Duration
+	// FinalizeWait is how long an election waits, once a quorum agrees on
+	// this peer's vote, for a better vote before it decides; measured on
+	// the clock handed to Tick, Step and Wake (nanoseconds, like every
+	// now). Zero means min(200ms, TickTime), ZooKeeper's finalize wait; with
+	// TickTime zero too, the election decides at the next tick instead.
+	FinalizeWait time.Duration
 
 	// Incarnation names this run of the peer; it goes into every Entry the
 	// peer proposes, so (ID, Incarnation, seq) never repeats across
@@ -48,7 +54,8 @@ type Config struct {
 
 const (
 	defaultMaxCounter = 0xffffffff
-	finalizeTicks     = 1 // ticks a peer waits after a quorum agrees, for a better vote
+	finalizeTicks     = 1 // ticks a peer waits after a quorum agrees, without FinalizeWait
+	defaultFinalize   = 200 * time.Millisecond
 	resendTicks       = 2 // ticks between retransmissions of unanswered protocol steps
 )
 
@@ -74,6 +81,12 @@ func (c *Config) validate() error {
 	}
 	if c.Rand == nil {
 		return fmt.Errorf("%w: no random source", ErrConfig)
+	}
+	if c.FinalizeWait < 0 {
+		return fmt.Errorf("%w: finalize wait %v is negative", ErrConfig, c.FinalizeWait)
+	}
+	if c.FinalizeWait == 0 && c.TickTime > 0 {
+		c.FinalizeWait = min(defaultFinalize, c.TickTime)
 	}
 	if c.MaxCounter == 0 {
 		c.MaxCounter = defaultMaxCounter

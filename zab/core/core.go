@@ -121,6 +121,11 @@ func (c *Core) Tick(now int64) {
 // Step hands the core one received message.
 func (c *Core) Step(m Message, now int64) {
 	c.clock(now)
+	c.step(m)
+	c.checkDeadline()
+}
+
+func (c *Core) step(m Message) {
 	if m.To != c.cfg.ID || m.From == c.cfg.ID {
 		return
 	}
@@ -144,6 +149,8 @@ func (c *Core) Step(m Message, now int64) {
 		}
 	case Leading:
 		c.stepLeader(m)
+	case Looking:
+		c.stashEarly(m)
 	}
 }
 

@@ -1,6 +1,7 @@
 // Package core is the Zab protocol as a deterministic state machine: no
 // goroutines, no clock, no sockets, no unseeded randomness. Time enters as
-// Tick calls (and clock values handed in, for timestamps), messages as Step
+// Tick calls and clock values handed in (for timestamps, and the election's
+// finalize wait: the runtime calls Wake at NextDeadline), messages as Step
 // calls, and everything the peer wants done leaves through Ready, in the
 // shape of etcd's raft (Step/Tick/Ready/Advance). The runtime in package zab
 // drives it over TCP and real disks; the simulator in package zab/sim drives
@@ -18,7 +19,8 @@
 //	  └──────────────────────────────────────────┘
 //
 // Election (election.go) picks the peer with the newest currentEpoch, then
-// the highest last zxid, then the highest id. Discovery (discovery.go) makes
+// the highest last zxid, then the highest id; it decides FinalizeWait after a
+// quorum agrees, and keeps a CEPOCH that arrives before it leads. Discovery (discovery.go) makes
 // a new epoch above any a quorum promised. Synchronization
 // (synchronization.go) makes every follower's history equal to the
 // leader's. Broadcast (broadcast.go) orders, acknowledges and commits new

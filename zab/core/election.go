@@ -1,20 +1,35 @@
 package core
 
+import (
+	"maps"
+	"slices"
+)
+
 // Leader election, the course's rule refined as ZooKeeper's fast leader
 // election: every looking voter proposes itself, adopts any better vote it
 // hears (current epoch first, then last zxid, then id) and tells everyone;
 // once a quorum of the same round agrees on its vote and nothing better
-// arrives for finalizeTicks, it decides. A peer that finds the ensemble
+// arrives for Config.FinalizeWait (200ms, ZooKeeper's finalize wait), it
+// decides: the runtime wakes the core at NextDeadline, so the decision never
+// waits for a tick. A peer that finds the ensemble
 // already running (replies from peers that follow or lead) joins the leader a
 // quorum names. Election only picks a candidate: safety comes from discovery,
 // where the leader gives up if a follower turns out to be more up to date.
 
 type electionState struct {
-	round    uint64
-	vote     Vote
-	votes    map[uint64]Vote // this round's votes of looking voters, own included
-	outside  map[uint64]Message
-	finalize int // tick at which to decide; 0 while no quorum agrees
+	round      uint64
+	vote       Vote
+	votes      map[uint64]Vote // this round's votes of looking voters, own included
+	outside    map[uint64]Message
+	finalizing bool  // a quorum agrees on vote: decide at finalizeAt
+	finalizeAt int64 // clock value at which to decide (with FinalizeWait)
+	finalizeTk int   // tick at which to decide at the latest
+	// early holds the newest CEPOCH of each peer that already follows this
+	// peer while it still looks: elections end at slightly different
+	// times, and the follower would otherwise resend only ticks later.
+	// Kept across rounds (it is no more than a message the network
+	// delayed), replayed by becomeLeader, dropped by becomeFollower.
+	early map[uint64]Message
 }
 
 // becomeLooking enters a new election round.
@@ -28,7 +43,7 @@ func (c *Core) becomeLooking(why string) {
 	c.el.vote = c.selfVote()
 	c.el.votes = map[uint64]Vote{}
 	c.el.outside = map[uint64]Message{}
-	c.el.finalize = 0
+	c.el.finalizing = false
 	if c.isVoter(c.cfg.ID) {
 		c.el.votes[c.cfg.ID] = c.el.vote
 	}
@@ -61,7 +76,7 @@ func (c *Core) broadcastVote() {
 }
 
 func (c *Core) tickElection() {
-	if c.el.finalize > 0 && c.ticks >= c.el.finalize {
+	if c.finalizeDue() {
 		c.decide()
 		return
 	}
@@ -86,7 +101,9 @@ func (c *Core) stepVote(m Message) {
 	if !c.isVoter(m.From) {
 		return
 	}
-	if m.State != Looking {
+	if m.State == Looking {
+		delete(c.el.early, m.From) // it looks again: its CEPOCH is stale
+	} else {
 		c.el.outside[m.From] = m
 		c.maybeJoin(m.Vote)
 		return
@@ -103,6 +120,11 @@ func (c *Core) stepVote(m Message) {
 		return
 	case c.adopt(m.Vote):
 		c.broadcastVote()
+	case c.better(c.el.vote, m.Vote):
+		// Ours is better and it does not know: our notification may have
+		// reached it before it was looking. Waiting for the resend would
+		// cost ticks.
+		c.send(c.voteMsg(m.From))
 	}
 	c.el.votes[m.From] = m.Vote
 	c.checkQuorum()
@@ -129,11 +151,73 @@ func (c *Core) checkQuorum() {
 		}
 	}
 	if n < c.quorum || !c.isVoter(c.cfg.ID) {
-		c.el.finalize = 0
+		c.el.finalizing = false
 		return
 	}
-	if c.el.finalize == 0 {
-		c.el.finalize = c.ticks + finalizeTicks
+	if !c.el.finalizing {
+		c.el.finalizing = true
+		c.el.finalizeAt = c.now + int64(c.cfg.FinalizeWait)
+		c.el.finalizeTk = c.ticks + finalizeTicks
+		if c.cfg.FinalizeWait > 0 {
+			// A whole tick period has passed by then, at least FinalizeWait:
+			// the tick only decides if the clock stands still or jumps back.
+			c.el.finalizeTk++
+		}
+	}
+}
+
+// finalizeDue reports whether the finalize wait is over.
+func (c *Core) finalizeDue() bool {
+	if !c.el.finalizing {
+		return false
+	}
+	return c.ticks >= c.el.finalizeTk || (c.cfg.FinalizeWait > 0 && c.now >= c.el.finalizeAt)
+}
+
+// NextDeadline reports the clock value at which the core wants Wake called,
+// if it waits for one: a looking peer's finalize wait. The runtime must call
+// Wake (or Tick, or Step) once its clock reaches it.
+func (c *Core) NextDeadline() (int64, bool) {
+	if c.role != Looking || !c.el.finalizing || c.cfg.FinalizeWait == 0 {
+		return 0, false
+	}
+	return c.el.finalizeAt, true
+}
+
+// Wake hands the core the clock, so it acts on a deadline (NextDeadline)
+// without waiting for the next tick.
+func (c *Core) Wake(now int64) {
+	c.clock(now)
+	c.checkDeadline()
+}
+
+// checkDeadline decides the election once its finalize wait is over.
+func (c *Core) checkDeadline() {
+	if c.role == Looking && c.finalizeDue() {
+		c.decide()
+	}
+}
+
+// stashEarly keeps a CEPOCH that reached this peer while it looks, for the
+// case that it leads next.
+func (c *Core) stashEarly(m Message) {
+	if m.Type != MsgCEpoch || !c.isVoter(c.cfg.ID) {
+		return
+	}
+	if c.el.early == nil {
+		c.el.early = map[uint64]Message{}
+	}
+	c.el.early[m.From] = m
+}
+
+// replayEarly hands the new leader the CEPOCHs that came while it looked,
+// in id order so output never depends on map order.
+func (c *Core) replayEarly() {
+	early := c.el.early
+	c.el.early = nil
+	ids := slices.Sorted(maps.Keys(early))
+	for _, id := range ids {
+		c.stepCEpoch(early[id])
 	}
 }
 

@@ -19,6 +19,7 @@ type followerState struct {
 func (c *Core) becomeFollower(leader uint64) {
 	c.role, c.phase, c.leader, c.ticks = Following, Discovery, leader, 0
 	c.fol = followerState{session: c.cfg.Rand.Uint64() | 1}
+	c.el.early = nil // CEPOCHs sent to us as a future leader: we follow instead
 	c.logger().WithField("leader", leader).Debugf("following %d: discovery", leader)
 	c.sendCEpoch()
 }

@@ -49,6 +49,7 @@ func (c *Core) becomeLeader() {
 	}
 	c.logger().Debug("elected: leading discovery")
 	c.maybeChooseEpoch()
+	c.replayEarly()
 }
 
 // stepLeader handles a message from a follower.

@@ -145,6 +145,20 @@ func (w *world) tickDue() {
 		if p.core == nil && p.nextTick <= w.now {
 			p.nextTick = w.now + tickLen
 		}
+		w.wakeDue(p)
+	}
+}
+
+// wakeDue wakes p's core when its clock reached the deadline the core asked
+// for (an election's finalize wait), as the runtime's timer does.
+func (w *world) wakeDue(p *peer) {
+	if p.core == nil || w.now < p.pausedTo {
+		return
+	}
+	if at, ok := p.core.NextDeadline(); ok && at <= w.clock(p) {
+		p.core.Wake(w.clock(p))
+		w.recordState(p)
+		w.drain(p)
 	}
 }
 

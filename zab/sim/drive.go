@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"zablab/zab/core"
 	"zablab/zab/trace"
@@ -26,7 +27,8 @@ func (w *world) start(p *peer) {
 	}
 	cfg := core.Config{ID: p.id, Voters: p.voters, Observers: p.obs, InitLimit: initLimit, SyncLimit: syncLimit,
 		Incarnation: p.inc, MaxCounter: p.maxCount, Rand: rand.New(rand.NewPCG(w.rng.Uint64(), p.inc)), Snapshots: p.store,
-		Logger: w.log, Bugs: w.opts.Bugs.Bugs}
+		Logger: w.log, Bugs: w.opts.Bugs.Bugs,
+		TickTime: tickLen * time.Millisecond, FinalizeWait: w.finalizeWait(p)}
 	c, err := core.New(cfg, restored)
 	if err != nil {
 		w.violate("storage", "peer %d restored an unusable state: %v", p.id, err)
@@ -201,6 +203,16 @@ func (w *world) deliver(p *peer, r record) {
 	w.chk.delivered(w, p, r)
 	p.app.list = append(p.app.list, r)
 	delete(p.own, r.ID)
+}
+
+// finalizeWait varies the election's finalize wait between 1 ms and a
+// tick by seed and peer, so peers decide at different moments between
+// ticks; it draws nothing from the schedule's random source.
+func (w *world) finalizeWait(p *peer) time.Duration {
+	if w.opts.FinalizeWait > 0 {
+		return w.opts.FinalizeWait
+	}
+	return time.Duration(1+(w.opts.Seed*7+p.id*3)%tickLen) * time.Millisecond
 }
 
 // fromCallback now and then proposes or syncs from inside Deliver, as a

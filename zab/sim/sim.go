@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
@@ -34,6 +35,10 @@ type Options struct {
 	// hears core.MsgPeerLost). By default half the crashes are a process's,
 	// whose closed connections the others' transports report.
 	SilentCrashes bool
+	// FinalizeWait is every peer's election finalize wait; zero varies it
+	// by seed and peer between 1 ms and a tick. A short wait makes rival
+	// leaders (and so stale epochs) common.
+	FinalizeWait time.Duration
 }
 
 // Result is what a schedule found.

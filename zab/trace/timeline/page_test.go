@@ -66,18 +66,18 @@ func TestPageDrawsWhatTheTraceHolds(t *testing.T) {
 func TestViolationPageOpensAtTheViolation(t *testing.T) {
 	b := browser.Start(t)
 	dir := artifacts.Scratch(t)
-	// make sim-html SEED=882 BUG=commit-without-quorum VOTERS=3 OBSERVERS=0 STEPS=120
-	evs, r := simEvents(t, sim.Options{Seed: 882, Voters: 3, Observers: 0, Steps: 120,
+	// make sim-html SEED=239 BUG=commit-without-quorum VOTERS=3 OBSERVERS=0 STEPS=120
+	evs, r := simEvents(t, sim.Options{Seed: 239, Voters: 3, Observers: 0, Steps: 120,
 		Bugs: sim.Bugs{Bugs: core.Bugs{CommitWithoutQuorum: true}}})
 	if !r.Failed() {
-		t.Fatalf("seed 882 with CommitWithoutQuorum no longer fails (%v): pick another failing seed (zab-sim --bug commit-without-quorum)", r)
+		t.Fatalf("seed 239 with CommitWithoutQuorum no longer fails (%v): pick another failing seed (zab-sim --bug commit-without-quorum)", r)
 	}
 	v := len(evs) - 1
 	if evs[v].Kind != trace.KindViolation || len(evs[v].Cause) == 0 {
 		t.Fatalf("the last event is %+v, want a violation naming its causes", evs[v])
 	}
-	pg := openPage(t, b, &Page{Title: "zab-sim seed 882 with bug commit-without-quorum", Summary: r.String(), Events: evs,
-		Notes: []string{"make sim-html SEED=882 BUG=commit-without-quorum VOTERS=3 OBSERVERS=0 STEPS=120"}}, dir, "violation", 1280, 900)
+	pg := openPage(t, b, &Page{Title: "zab-sim seed 239 with bug commit-without-quorum", Summary: r.String(), Events: evs,
+		Notes: []string{"make sim-html SEED=239 BUG=commit-without-quorum VOTERS=3 OBSERVERS=0 STEPS=120"}}, dir, "violation", 1280, 900)
 	assertDrawn(t, pg, evs)
 	var got struct {
 		Cursor  int  `json:"cursor"`
