@@ -22,10 +22,11 @@ const (
 func testSequentialNames(c *T) {
 	x := c.start(1, svctest.Options{})
 	s := x.session(1, longSession)
-	x.runScript("sequential script", 1, append(sequentialScript(s), acrossDeletes(s)...))
+	x.runScript("sequential script", 1, sequentialScript(s))
+	x.runScriptBy("sequential names across deletes", "the course's rule: the suffix is the parent's cversion, deletes counted", 1, acrossDeletes(s))
 }
 
-// acrossDeletes continues sequentialScript: the course's suffix is the
+// acrossDeletes continues sequentialScript in the same tree: the course's suffix is the
 // parent's cversion at apply time, which counts deletes too, so names
 // never repeat after a delete (a suffix from the number of children
 // would). Apache ZooKeeper 3.8 differs here, so this part is not
