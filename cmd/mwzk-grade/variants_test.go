@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,10 @@ import (
 	"testing"
 	"time"
 )
+
+// variantJobs is how many variants are graded at once: two cores, and a
+// grading mostly waits.
+const variantJobs = 2
 
 // testLog turns the grader's progress lines into test log lines.
 type testLog struct{ t *testing.T }
@@ -85,12 +90,24 @@ func needGo(t *testing.T) {
 // TestReferenceStubsAndVariants proves the suite can fail, and fails the
 // right way: the reference earns every point, the untouched stubs none
 // (quickly), and each known-bad variant loses the parts its file names
-// and keeps full points in every other. The runs go one after the other:
-// the machine has two cores.
+// and keeps full points in every other. The gradings run variantJobs at a
+// time.
 func TestReferenceStubsAndVariants(t *testing.T) {
 	needGo(t)
+	// Every grading runs variantJobs at a time (the suite mostly waits on
+	// timeouts and elections), each slot in its own port range.
+	slots := make(chan int, variantJobs)
+	for k := range variantJobs {
+		slots <- k
+	}
+	slot := func(t *testing.T) string {
+		t.Parallel()
+		k := <-slots
+		t.Cleanup(func() { slots <- k })
+		return fmt.Sprintf("%d-%d", 24000+k*1000, 24999+k*1000)
+	}
 	t.Run("reference", func(t *testing.T) {
-		rep := gradeOrFail(t, options{impl: "solution"})
+		rep := gradeOrFail(t, options{impl: "solution", ports: slot(t)})
 		if l := lost(rep); len(l) > 0 || rep.Required.Earned != 100 || rep.Bonus.Earned != 20 {
 			t.Fatalf("the reference earned %d/100 and %d/20 bonus; parts without full points: %v", rep.Required.Earned, rep.Bonus.Earned, l)
 		}
@@ -100,8 +117,9 @@ func TestReferenceStubsAndVariants(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(root, "assignments", "aufgabe5")); err != nil {
 			t.Skip("no assignments/aufgabe5 in this tree")
 		}
+		ports := slot(t)
 		start := time.Now()
-		rep := gradeOrFail(t, options{impl: "assignment"})
+		rep := gradeOrFail(t, options{impl: "assignment", ports: ports})
 		if rep.Required.Earned != 0 || rep.Bonus.Earned != 0 {
 			t.Fatalf("the untouched stubs earned %d points and %d bonus; want 0", rep.Required.Earned, rep.Bonus.Earned)
 		}
@@ -123,6 +141,7 @@ func TestReferenceStubsAndVariants(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".diff")
 		t.Run(name, func(t *testing.T) {
+			ports := slot(t)
 			abs, err := filepath.Abs(f)
 			if err != nil {
 				t.Fatal(err)
@@ -131,7 +150,7 @@ func TestReferenceStubsAndVariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := gradeOrFail(t, options{impl: "solution", variant: abs})
+			rep := gradeOrFail(t, options{impl: "solution", variant: abs, ports: ports})
 			l := lost(rep)
 			for _, p := range rep.Parts {
 				switch {

@@ -15,7 +15,7 @@ var treeTests = []test{
 	{"A5.1", "TreeOperations", 4, "create, getData, exists, getChildren (sorted), setData, delete as ZooKeeper answers them", testTreeOperations},
 	{"A5.1", "ErrorCodes", 6, "NoNode, NodeExists, BadVersion, NotEmpty, NoChildrenForEphemerals and bad paths", testErrorCodes},
 	{"A5.1", "StatFields", 6, "czxid, mzxid, pzxid, ctime, mtime, version, cversion, ephemeralOwner, dataLength, numChildren", testStatFields},
-	{"A5.1", "AnsweredAtDelivery", 4, "a write's reply comes after it is applied: its zxid is the node's, and any read after it sees it", testAnsweredAtDelivery},
+	{"A5.1", "AnsweredAtDelivery", 4, "a write's reply comes after it is applied: its zxid is the node's, any read after it sees it, and the read's reply zxid is the applied one", testAnsweredAtDelivery},
 	{"A5.1", "DecidedAtApply", 3, "two sessions' conflicting writes in flight together: exactly one wins, as the order decides", testDecidedAtApply},
 	{"A5.1", "ThroughServer", 2, "the whole path: the Service behind the real server, used with the course's client", testThroughServer},
 }
@@ -156,6 +156,7 @@ func (c *T) expectStat(what string, got, want mwzookeeper.MWStat) {
 func testAnsweredAtDelivery(c *T) {
 	x := c.start(1, svctest.Options{})
 	writer, other := x.session(1, longSession), x.session(1, longSession)
+	var readZxid int64 // the zxid of other's last read reply
 	for k := 0; k < 20; k++ {
 		p := fmt.Sprintf("/d%d", k)
 		req := reqCreate(writer, p, "v0", pers)
@@ -175,11 +176,20 @@ func testAnsweredAtDelivery(c *T) {
 		if sr.Zxid != sr.Stat.Mzxid || sr.Stat.Version != 1 {
 			c.failf(on(sreq, 1), "a reply zxid equal to the stat's mzxid, and version 1", fmt.Sprintf("reply zxid %#x and stat %s", sr.Zxid, statText(sr.Stat)))
 		}
-		data, gst := x.getData(1, other, p)
-		if data != "v1" || gst.Mzxid != sr.Zxid {
+		greq := reqGet(other, p)
+		gr := x.ok(1, greq, "the node's data and stat")
+		if string(gr.Data) != "v1" || gr.Stat.Mzxid != sr.Zxid {
 			c.failf(fmt.Sprintf("getData %s by another session right after the reply of setData", p),
-				fmt.Sprintf("data \"v1\" with mzxid %#x", sr.Zxid), fmt.Sprintf("data %q with stat %s", data, statText(gst)))
+				fmt.Sprintf("data \"v1\" with mzxid %#x", sr.Zxid), fmt.Sprintf("data %q with stat %s", gr.Data, statText(gr.Stat)))
 		}
+		// A read's reply carries the zxid the replica has applied: at
+		// least the write's, and never less than the session saw before
+		// (a client reconnects only to a replica that has applied it).
+		if gr.Zxid < sr.Zxid || gr.Zxid < readZxid {
+			c.failf(on(greq, 1)+" right after the reply of setData", fmt.Sprintf("a reply zxid of at least %#x (the applied zxid; the setData's is %#x, the session's last read's %#x)", max(sr.Zxid, readZxid), sr.Zxid, readZxid),
+				fmt.Sprintf("reply zxid %#x", gr.Zxid))
+		}
+		readZxid = gr.Zxid
 	}
 }
 

@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"zablab/internal/svctest"
+	"zablab/internal/wait"
 )
 
 // A5.4: timestamps on three replicas whose clocks disagree by seconds.
 var timeTests = []test{
 	{"A5.4", "SameEverywhere", 8, "ctime and mtime are the same on every replica while the clocks are skewed by ±5 s", testSameTimestamps},
-	{"A5.4", "LeaderClock", 6, "ctime and mtime come from the leader's clock (within 1 s), whichever replica took the write", testLeaderClock},
+	{"A5.4", "LeaderClock", 6, "ctime and mtime come from the leader's clock (within 1 s, in ms), whichever replica took the write; setData moves mtime only", testLeaderClock},
 	{"A5.4", "AcrossLeaderChange", 6, "after the leader (clock 6 s ahead) stops, new timestamps are not earlier than the old ones, though the new leader's clock is behind", testAcrossLeaderChange},
 }
 
@@ -114,6 +115,30 @@ func testLeaderClock(c *T) {
 					fmt.Sprintf("a ctime within %s of the leader's clock: between %d and %d", stampTolerance, w.lo, w.hi),
 					fmt.Sprintf("ctime %d (%+.1f s off the leader's clock)", t.ctime, float64(t.ctime-(w.lo+w.hi)/2)/1000))
 			}
+		}
+	}
+	x.setMovesMtime(lc)
+}
+
+// setMovesMtime checks that setData moves mtime, and not ctime, to the
+// leader's clock at the write, on the replica that took it (lc is the
+// leader's Host). It first waits for the leader's clock to pass the
+// node's ctime (a millisecond or so), so a moved mtime differs from it.
+func (x *ens) setMovesMtime(lc *svctest.Host) {
+	x.c.Helper()
+	for i := 1; i <= 3; i++ {
+		s := x.reader(i)
+		p := fmt.Sprintf("/lc/r%d-0", i)
+		_, st := x.getData(i, s, p)
+		wait.For(x.c.T, fmt.Sprintf("%s: the leader's clock to pass the ctime %d of %s", x.c.part.ID, st.Ctime, p), stampTolerance,
+			func() bool { return lc.Now().UnixMilli() > st.Ctime })
+		lo := lc.Now().Add(-stampTolerance).UnixMilli()
+		set := x.setData(i, s, p, "moved", -1)
+		hi := lc.Now().Add(stampTolerance).UnixMilli()
+		if set.Ctime != st.Ctime || set.Mtime <= st.Ctime || set.Mtime < lo || set.Mtime > hi {
+			x.c.failf(fmt.Sprintf("setData %s on replica %d, after the leader's clock passed its ctime %d", p, i, st.Ctime),
+				fmt.Sprintf("the same ctime %d and an mtime after it, within %s of the leader's clock: between %d and %d", st.Ctime, stampTolerance, max(lo, st.Ctime+1), hi),
+				fmt.Sprintf("ctime %d mtime %d", set.Ctime, set.Mtime))
 		}
 	}
 }

@@ -20,14 +20,21 @@ type step struct {
 	want check
 }
 
-// runScript runs steps on replica i.
+// runScript runs steps, ZooKeeper's answers, on replica i.
 func (x *ens) runScript(name string, i int, steps []step) {
+	x.c.Helper()
+	x.runScriptBy(name, "as ZooKeeper answers", i, steps)
+}
+
+// runScriptBy runs steps on replica i; by says whose rule the answers
+// follow, for the failure message.
+func (x *ens) runScriptBy(name, by string, i int, steps []step) {
 	x.c.Helper()
 	for k, st := range steps {
 		r := x.do(i, st.req)
 		if exp, ok := st.want(r); !ok {
 			x.c.failf(fmt.Sprintf("%s, step %d of %d, %s", name, k+1, len(steps), opText(st.req)),
-				exp+" (as ZooKeeper answers)", describe(st.req, r))
+				exp+" ("+by+")", describe(st.req, r))
 		}
 	}
 }
