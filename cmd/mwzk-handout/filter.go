@@ -24,6 +24,7 @@ var instructorOnly = []string{
 	// the side-by-side benchmark runs the reference against Apache ZooKeeper
 	"cmd/mwzk-bench/",
 	"mk/bench.mk",
+	"docs/performance.md",
 	// the developers' design and its history: they are about the reference
 	// and how the handout is made; the student's docs are the sheet,
 	// docs/zab.md, docs/operations.md and docs/pictures.md
