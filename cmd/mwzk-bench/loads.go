@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -66,11 +67,12 @@ func createDelete(c *zk.Conn, client, n int, v []byte) error {
 	return c.Delete(p, -1)
 }
 
-// watched is one op of the watch load: set a watch on one of the client's
-// 32 nodes, change the node, and wait for the event. The client's other
-// watches stay set, so 32 clients keep 1,024 watches standing.
-func watched(c *zk.Conn, client, n int, v []byte) error {
-	p := fmt.Sprintf("%s/w%d", key(client), n%watchesPerClient)
+// watched is one op of the watch load: set a watch on the client's own
+// node, change the node, and wait for the event. The 32 watches of each
+// client set by watchNodes are on nodes nobody writes, so 32 clients keep
+// 1,024 watches standing while the load runs (a data watch fires once).
+func watched(c *zk.Conn, client, _ int, v []byte) error {
+	p := key(client)
 	_, _, ev, err := c.GetW(p)
 	if err != nil {
 		return err
@@ -91,17 +93,19 @@ func watched(c *zk.Conn, client, n int, v []byte) error {
 
 const watchesPerClient = 32
 
+// watchNodes gives each client 32 nodes of its own, watched and never
+// written: the watches stand through the load.
 func watchNodes(cs []*zk.Conn, v []byte) error {
 	if err := keys(cs, v); err != nil {
 		return err
 	}
 	for i, c := range cs {
 		for j := 0; j < watchesPerClient; j++ {
-			p := fmt.Sprintf("%s/w%d", key(i), j)
+			p := fmt.Sprintf("%s-w%d", key(i), j)
 			if _, err := c.Create(p, v, 0, worldACL); err != nil && !errors.Is(err, zk.ErrNodeExists) {
 				return fmt.Errorf("bench: create %s: %w", p, err)
 			}
-			if _, _, _, err := c.ExistsW(p); err != nil { // a standing watch until the op comes by
+			if _, _, _, err := c.ExistsW(p); err != nil {
 				return fmt.Errorf("bench: exists %s: %w", p, err)
 			}
 		}
@@ -183,7 +187,14 @@ func drive(cs []*zk.Conn, l load, warm, d time.Duration, cpu func() float64) sam
 	s.ops, s.errors = len(lat), int(errs.Load())
 	if len(lat) > 0 {
 		slices.Sort(lat)
-		s.p50, s.p99, s.p999 = lat[len(lat)/2], lat[len(lat)*99/100], lat[len(lat)*999/1000]
+		s.p50, s.p99, s.p999 = rank(lat, 50), rank(lat, 99), rank(lat, 99.9)
 	}
 	return s
+}
+
+// rank is the nearest-rank percentile p of the sorted lat: the smallest
+// value that at least p % of the values do not exceed.
+func rank(lat []time.Duration, p float64) time.Duration {
+	i := int(math.Ceil(p/100*float64(len(lat)))) - 1
+	return lat[min(max(i, 0), len(lat)-1)]
 }

@@ -239,6 +239,9 @@ func median(v []float64) float64 {
 		return 0
 	}
 	s := slices.Sorted(slices.Values(v))
+	if len(s)%2 == 0 { // the mean of the two middles: with two runs, not simply the larger
+		return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
 	return s[len(s)/2]
 }
 
