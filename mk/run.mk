@@ -1,5 +1,5 @@
 # Running an ensemble and talking to it (make run, make cli).
-.PHONY: run run1 run5 cli run-bins
+.PHONY: run run-single run1 run5 cli run-bins
 
 # The Service the peers run: IMPL if given (make run IMPL=assignment runs
 # your own code), else the reference solution where the tree has it and
@@ -15,6 +15,9 @@ run-bins:
 
 run: run-bins ## 3-peer MWZooKeeper ensemble of testdata/ensemble3 in the foreground (Ctrl-C stops it); IMPL=assignment runs your own Service (the default where there is no reference); TRACE=1 traces it
 	./bin/mwzk-run --ensemble testdata/ensemble3 --bin bin/mwzk-server --impl $(RUN_IMPL) $(RUN_TRACE)
+
+run-single: run-bins ## one replica on its own (SingleZab: what A5.1 needs) of testdata/standalone (client port 10181)
+	./bin/mwzk-run --ensemble testdata/standalone --bin bin/mwzk-server --impl $(RUN_IMPL)
 
 run1: run-bins ## the 1-peer ensemble of testdata/ensemble1 (client port 11181)
 	./bin/mwzk-run --ensemble testdata/ensemble1 --bin bin/mwzk-server --impl $(RUN_IMPL)
