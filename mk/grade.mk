@@ -8,12 +8,12 @@ SUBMISSION ?=
 REF        ?=
 EXTRA      ?=
 RUN        ?=
+# Only the flags given: make echoes the command, and empty continuation lines read as noise.
+GRADE_FLAGS = $(if $(PART), --part $(PART))$(if $(SUBMISSION), --submission $(SUBMISSION))$(if $(REF), --ref $(REF))$(if $(EXTRA), --extra $(EXTRA))$(if $(GRADE_JSON), --json $(GRADE_JSON))
 GRADE_DIR   = ./$(if $(filter solution,$(IMPL)),solutions,assignments)/aufgabe5/
 
 grade: ## points per part: make grade [SUBMISSION=hand-in.tar.gz|folder|repo [REF=tag]] [PART=A5.2] [REPEAT=n]
-	$(GO) run ./cmd/mwzk-grade --impl $(IMPL) --repeat $(REPEAT) $(if $(PART),--part $(PART)) \
-		$(if $(SUBMISSION),--submission $(SUBMISSION)) $(if $(REF),--ref $(REF)) $(if $(EXTRA),--extra $(EXTRA)) \
-		$(if $(GRADE_JSON),--json $(GRADE_JSON))
+	$(GO) run ./cmd/mwzk-grade --impl $(IMPL) --repeat $(REPEAT)$(GRADE_FLAGS)
 
 grade-list: ## the parts and tests of the grading, with their points
 	$(GO) run ./cmd/mwzk-grade --list

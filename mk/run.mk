@@ -13,7 +13,7 @@ run-bins:
 	@mkdir -p bin
 	$(GO) build -o bin/ ./cmd/mwzk-server ./cmd/mwzk-run
 
-run: run-bins ## 3-peer MWZooKeeper ensemble of testdata/ensemble3 in the foreground (Ctrl-C stops it); IMPL=assignment for yours; TRACE=1 traces it
+run: run-bins ## 3-peer MWZooKeeper ensemble of testdata/ensemble3 in the foreground (Ctrl-C stops it); IMPL=assignment runs your own Service (the default where there is no reference); TRACE=1 traces it
 	./bin/mwzk-run --ensemble testdata/ensemble3 --bin bin/mwzk-server --impl $(RUN_IMPL) $(RUN_TRACE)
 
 run1: run-bins ## the 1-peer ensemble of testdata/ensemble1 (client port 11181)

@@ -51,6 +51,7 @@ func (h *host) Serving(ok bool) {
 	s.mu.Lock()
 	was := s.serving
 	s.serving = ok && !s.stopped
+	now := s.serving
 	switch {
 	case s.serving && !was:
 		close(s.resumed) // wakes the handshakes that wait for a leader
@@ -58,8 +59,8 @@ func (h *host) Serving(ok bool) {
 		s.resumed = make(chan struct{})
 	}
 	s.mu.Unlock()
-	if was != ok {
-		s.log.WithField("serving", ok).Info("serving clients: " + map[bool]string{true: "yes", false: "no, connections closed until a leader is established"}[ok])
+	if was != now { // after Stop, Serving(true) changes nothing and says nothing
+		s.log.WithField("serving", now).Info("serving clients: " + map[bool]string{true: "yes", false: "no, connections closed until a leader is established"}[now])
 	}
 	if was && !ok { // only then: a repeated Serving(false) spares the handshakes that wait
 		s.closeAll("the replica is not serving (no leader)")

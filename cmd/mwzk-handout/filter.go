@@ -21,6 +21,10 @@ var instructorOnly = []string{
 	"mk/handout.mk",
 	"mk/instructor.mk",
 	"grading/",
+	// the side-by-side benchmark runs the reference against Apache ZooKeeper
+	"cmd/mwzk-bench/",
+	"mk/bench.mk",
+	"docs/performance.md",
 	// the developers' design and its history: they are about the reference
 	// and how the handout is made; the student's docs are the sheet,
 	// docs/zab.md, docs/operations.md and docs/pictures.md

@@ -102,6 +102,9 @@ func (s *Server) Stop() {
 	s.exited <- err
 }
 
+// Pid is the JVM's process id.
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
 // Tail returns the last n lines of the server's log.
 func (s *Server) Tail(n int) string {
 	b, _ := os.ReadFile(s.Log)
@@ -125,7 +128,7 @@ func Start(dir string, port int) (*Server, error) {
 	}
 	cfg := fmt.Sprintf("tickTime=200\nminSessionTimeout=600\nmaxSessionTimeout=10000\ndataDir=%s\nclientPort=%d\n%s",
 		filepath.Join(dir, "data"), port, common)
-	s, err := launch(dir, cp, "org.apache.zookeeper.server.ZooKeeperServerMain", cfg, port)
+	s, err := launch(dir, cp, "org.apache.zookeeper.server.ZooKeeperServerMain", cfg, port, JVMFlags)
 	if err != nil {
 		return nil, err
 	}
@@ -135,11 +138,35 @@ func Start(dir string, port int) (*Server, error) {
 	return s, nil
 }
 
+// Settings are an ensemble's ticks and JVM; zero values take the tests'
+// quick settings (tickTime 100, initLimit 20, syncLimit 10, JVMFlags).
+type Settings struct {
+	TickTime, InitLimit, SyncLimit int
+	JVMFlags                       []string
+}
+
+func (s Settings) orDefaults() Settings {
+	if s.TickTime == 0 {
+		s.TickTime, s.InitLimit, s.SyncLimit = 100, 20, 10
+	}
+	if s.JVMFlags == nil {
+		s.JVMFlags = JVMFlags
+	}
+	return s
+}
+
 // StartEnsemble runs an ensemble of n ZooKeeper peers, fsync on, peer i
 // (1..n) in dir/zk<i>. ports holds 3n ports: the n client ports, then the
 // n quorum ports, then the n election ports. It waits until every peer
 // serves; on failure it stops them all.
 func StartEnsemble(dir string, ports []int, n int) ([]*Server, error) {
+	return StartEnsembleWith(dir, ports, n, Settings{})
+}
+
+// StartEnsembleWith is StartEnsemble with other settings (the benchmark
+// runs ZooKeeper as it is deployed: tickTime 2000 and a full JIT).
+func StartEnsembleWith(dir string, ports []int, n int, set Settings) ([]*Server, error) {
+	set = set.orDefaults()
 	if len(ports) != 3*n {
 		return nil, fmt.Errorf("realzk: an ensemble of %d needs %d ports, got %d", n, 3*n, len(ports))
 	}
@@ -160,9 +187,9 @@ func StartEnsemble(dir string, ports []int, n int) ([]*Server, error) {
 		}
 		var s *Server
 		if err == nil {
-			cfg := fmt.Sprintf("tickTime=100\ninitLimit=20\nsyncLimit=10\ndataDir=%s\nclientPort=%d\n%s%s",
-				pdir, ports[i-1], common, servers.String())
-			s, err = launch(pdir, cp, "org.apache.zookeeper.server.quorum.QuorumPeerMain", cfg, ports[i-1])
+			cfg := fmt.Sprintf("tickTime=%d\ninitLimit=%d\nsyncLimit=%d\ndataDir=%s\nclientPort=%d\n%s%s",
+				set.TickTime, set.InitLimit, set.SyncLimit, pdir, ports[i-1], common, servers.String())
+			s, err = launch(pdir, cp, "org.apache.zookeeper.server.quorum.QuorumPeerMain", cfg, ports[i-1], set.JVMFlags)
 		}
 		if err != nil {
 			stopAll(all)
@@ -177,7 +204,7 @@ func StartEnsemble(dir string, ports []int, n int) ([]*Server, error) {
 }
 
 // launch writes dir/zoo.cfg and starts the JVM running main on it.
-func launch(dir, cp, main, cfg string, port int) (*Server, error) {
+func launch(dir, cp, main, cfg string, port int, flags []string) (*Server, error) {
 	file := filepath.Join(dir, "zoo.cfg")
 	if err := os.WriteFile(file, []byte(cfg), 0o644); err != nil {
 		return nil, fmt.Errorf("realzk: write %s: %w", file, err)
@@ -187,7 +214,7 @@ func launch(dir, cp, main, cfg string, port int) (*Server, error) {
 		return nil, fmt.Errorf("realzk: %w", err)
 	}
 	defer logf.Close()
-	args := append(append([]string{}, JVMFlags...), "-cp", cp, main, file)
+	args := append(append([]string{}, flags...), "-cp", cp, main, file)
 	cmd := exec.Command("java", args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	// The JVM dies with the test binary, even when that is killed.

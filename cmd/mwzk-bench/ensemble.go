@@ -1,0 +1,182 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"zablab/internal/ports"
+	"zablab/internal/procs"
+	"zablab/internal/realzk"
+)
+
+// ensemble is three running servers of one system, ours or ZooKeeper's,
+// started by us: the bench measures their processes and kills them by PID.
+type ensemble interface {
+	addrs() []string
+	pids() []int
+	kill(i int) // SIGKILL to server i, as kill -9
+	stop()
+}
+
+// ticks are the settings both systems run with: ZooKeeper's defaults.
+type ticks struct{ tickTime, initLimit, syncLimit int }
+
+// jvmFlags run ZooKeeper as zkServer.sh does: its default heap of 1000 MiB
+// and the full JIT (the tests' C1-only quick start would slow it down).
+var jvmFlags = []string{"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xmx1000m"}
+
+type zkEnsemble struct{ servers []*realzk.Server }
+
+func startZK(dir string, t ticks) (ensemble, error) {
+	pp, err := ports.Free(9)
+	if err != nil {
+		return nil, err
+	}
+	all, err := realzk.StartEnsembleWith(dir, pp, 3, realzk.Settings{
+		TickTime: t.tickTime, InitLimit: t.initLimit, SyncLimit: t.syncLimit, JVMFlags: jvmFlags})
+	if err != nil {
+		return nil, err
+	}
+	return &zkEnsemble{servers: all}, nil
+}
+
+func (z *zkEnsemble) addrs() []string {
+	var a []string
+	for _, s := range z.servers {
+		a = append(a, s.Addr)
+	}
+	return a
+}
+
+func (z *zkEnsemble) pids() []int {
+	var p []int
+	for _, s := range z.servers {
+		p = append(p, s.Pid())
+	}
+	return p
+}
+
+func (z *zkEnsemble) kill(i int) { z.servers[i].Stop() } // Stop is SIGKILL
+func (z *zkEnsemble) stop() {
+	for _, s := range z.servers {
+		s.Stop()
+	}
+}
+
+// ourEnsemble is three mwzk-server processes of the reference Service.
+type ourEnsemble struct {
+	cmds  []*exec.Cmd
+	done  []chan error
+	addr  []string
+	files []string
+}
+
+var errNotServing = errors.New("not serving")
+
+func startOurs(bin, dir string, t ticks) (ensemble, error) {
+	pp, err := ports.Free(6)
+	if err != nil {
+		return nil, err
+	}
+	o := &ourEnsemble{}
+	for i := 1; i <= 3; i++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "myid=%d\nclientPort=%d\ndataLogDir=peer%d/log\ndataSnapDir=peer%d/snap\n", i, pp[2+i], i, i)
+		for j := 1; j <= 3; j++ {
+			fmt.Fprintf(&b, "peer%d=127.0.0.1:%d\n", j, pp[j-1])
+		}
+		fmt.Fprintf(&b, "tickTime=%d\ninitLimit=%d\nsyncLimit=%d\nmaxClientCnxns=0\n4lw.commands.whitelist=*\nlog.level=WARN\n",
+			t.tickTime, t.initLimit, t.syncLimit)
+		file := filepath.Join(dir, fmt.Sprintf("peer%d.properties", i))
+		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+			return nil, fmt.Errorf("bench: write %s: %w", file, err)
+		}
+		o.files = append(o.files, file)
+		o.addr = append(o.addr, fmt.Sprintf("127.0.0.1:%d", pp[2+i]))
+	}
+	for _, file := range o.files {
+		if err := o.launch(bin, file); err != nil {
+			o.stop()
+			return nil, err
+		}
+	}
+	if err := awaitServing(o.addrs(), 60*time.Second); err != nil {
+		o.stop()
+		return nil, fmt.Errorf("bench: our ensemble in %s: %w", dir, err)
+	}
+	return o, nil
+}
+
+func (o *ourEnsemble) launch(bin, file string) error {
+	log, err := os.Create(strings.TrimSuffix(file, ".properties") + ".log")
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	defer log.Close()
+	cmd := exec.Command(bin, "--config", file, "--impl", "solution")
+	cmd.Stdout, cmd.Stderr = log, log
+	procs.Own(cmd) // its own group, killed with the bench
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("bench: start %s --config %s: %w", bin, file, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	o.cmds = append(o.cmds, cmd)
+	o.done = append(o.done, done)
+	return nil
+}
+
+func (o *ourEnsemble) addrs() []string { return o.addr }
+
+func (o *ourEnsemble) pids() []int {
+	var p []int
+	for _, c := range o.cmds {
+		p = append(p, c.Process.Pid)
+	}
+	return p
+}
+
+func (o *ourEnsemble) kill(i int) {
+	_ = procs.KillGroup(o.cmds[i])
+	err := <-o.done[i]
+	o.done[i] <- err
+}
+
+func (o *ourEnsemble) stop() {
+	for i := range o.cmds {
+		o.kill(i)
+	}
+}
+
+// awaitServing waits until every address answers srvr with a mode.
+func awaitServing(addrs []string, d time.Duration) error {
+	deadline := time.Now().Add(d)
+	for _, a := range addrs {
+		for !realzk.Serving(a) {
+			if time.Now().After(deadline) {
+				return fmt.Errorf("%w: %s after %v", errNotServing, a, d)
+			}
+			time.Sleep(50 * time.Millisecond) // polling a port: nothing to wait on
+		}
+	}
+	return nil
+}
+
+// leader returns the index of the server that says "Mode: leader".
+func leader(e ensemble, d time.Duration) (int, error) {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		for i, a := range e.addrs() {
+			if strings.Contains(realzk.FourLetter(a, "srvr"), "Mode: leader") {
+				return i, nil
+			}
+		}
+		time.Sleep(50 * time.Millisecond) // polling srvr: nothing to wait on
+	}
+	return -1, fmt.Errorf("bench: no server of %v says Mode: leader after %v", e.addrs(), d)
+}
