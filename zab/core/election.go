@@ -28,7 +28,8 @@ type electionState struct {
 	// peer while it still looks: elections end at slightly different
 	// times, and the follower would otherwise resend only ticks later.
 	// Kept across rounds (it is no more than a message the network
-	// delayed), replayed by becomeLeader, dropped by becomeFollower.
+	// delayed), replayed by becomeLeader, dropped by becomeFollower, by a
+	// LOOKING vote of its sender and by the loss of its connection.
 	early map[uint64]Message
 }
 

@@ -70,6 +70,10 @@ func (c *Core) tickFollower() {
 // syncLimit. The leader itself ignores a lost follower: quorum ACKs and
 // the ping rounds decide whether it still leads.
 func (c *Core) stepPeerLost(m Message) {
+	// A kept CEPOCH came on the lost connection: a sender that still
+	// follows us sends it again (new connection, maybe new session), one
+	// that crashed may have promised a newer epoch since.
+	delete(c.el.early, m.From)
 	if c.role == Following && m.From == c.leader {
 		c.becomeLooking("connection to the leader lost")
 	}
