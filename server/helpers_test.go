@@ -32,6 +32,12 @@ const testProps = "tickTime=50\nminSessionTimeout=300\nmaxSessionTimeout=3000\n4
 // startServer starts a Server around svc on a port of its own.
 func startServer(t testing.TB, svc mw.Service, props string) *Server {
 	t.Helper()
+	return startServerLogged(t, svc, props, testLogger())
+}
+
+// startServerLogged is startServer with the server's logger given.
+func startServerLogged(t testing.TB, svc mw.Service, props string, log logrus.FieldLogger) *Server {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +46,7 @@ func startServer(t testing.TB, svc mw.Service, props string) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(p, func() mw.Service { return svc }, Options{Listener: ln, Logger: testLogger()})
+	s, err := New(p, func() mw.Service { return svc }, Options{Listener: ln, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}

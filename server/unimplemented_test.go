@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 	logtest "github.com/sirupsen/logrus/hooks/test"
 
 	mw "zablab/mwzookeeper"
-	"zablab/properties"
 )
 
 // todoService answers setData as a student's stub does.
@@ -30,24 +28,8 @@ func (s todoService) Submit(req *mw.Request, reply func(*mw.Response)) {
 // name the file and function to write.
 func TestUnimplementedNamesTheTodoInTheLog(t *testing.T) {
 	logger, hook := logtest.NewNullLogger()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := properties.LoadString(testProps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := todoService{newFake()}
-	s, err := New(p, func() mw.Service { return svc }, Options{Listener: ln, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Stop()
-	c := zkClient(t, 5*time.Second, ln.Addr().String())
+	s := startServerLogged(t, todoService{newFake()}, testProps, logger)
+	c := zkClient(t, 5*time.Second, s.Addr().String())
 	// go-zookeeper has no name for code -6: it says "unknown error: -6".
 	if _, err := c.Set("/", []byte("x"), -1); err == nil || !strings.Contains(err.Error(), "-6") {
 		t.Fatalf("setData: %v, want Unimplemented (-6)", err)

@@ -315,9 +315,9 @@ func (n *node) run() {
 	defer n.snaps.abandon(n) // Shutdown closes the store next: no write may be left
 	ticker := time.NewTicker(n.cfg.TickTime)
 	defer ticker.Stop()
-	deadline := time.NewTimer(time.Hour) // the core's NextDeadline, so an election decides between ticks
-	deadline.Stop()
-	defer deadline.Stop()
+	deadline := &wakeTimer{t: time.NewTimer(time.Hour)} // the core's NextDeadline, so an election decides between ticks
+	deadline.t.Stop()
+	defer deadline.t.Stop()
 	var recv <-chan core.Message
 	if n.tr != nil {
 		recv = n.tr.Recv()
@@ -330,7 +330,8 @@ func (n *node) run() {
 			return
 		case <-ticker.C:
 			tick = true
-		case <-deadline.C:
+		case <-deadline.t.C:
+			deadline.armed = false
 			wake = true
 		case m, ok := <-recv:
 			if !ok {
@@ -374,11 +375,24 @@ func (n *node) run() {
 	n.cb.Status(Looking, "") // messages in flight are lost: the application must know
 }
 
-// armDeadline sets t to fire at the core's next deadline, if it has one.
-func (n *node) armDeadline(t *time.Timer) {
-	t.Stop()
-	if at, ok := n.core.NextDeadline(); ok {
-		t.Reset(time.Duration(max(at-n.now(), 0)))
+// wakeTimer fires at the core's deadline; armed and at say what it is set
+// to, so the broadcast loop touches the timer only when the deadline changes.
+type wakeTimer struct {
+	t     *time.Timer
+	armed bool
+	at    int64
+}
+
+// armDeadline sets w to fire at the core's next deadline, if it has one.
+func (n *node) armDeadline(w *wakeTimer) {
+	at, ok := n.core.NextDeadline()
+	if ok == w.armed && (!ok || at == w.at) {
+		return // unchanged: nothing to do on the hot path
+	}
+	w.t.Stop()
+	w.armed, w.at = ok, at
+	if ok {
+		w.t.Reset(time.Duration(max(at-n.now(), 0)))
 	}
 }
 

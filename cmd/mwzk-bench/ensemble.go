@@ -70,8 +70,7 @@ func (z *zkEnsemble) stop() {
 
 // ourEnsemble is three mwzk-server processes of the reference Service.
 type ourEnsemble struct {
-	cmds  []*exec.Cmd
-	done  []chan error
+	procs []*procs.Proc
 	addr  []string
 	files []string
 }
@@ -120,14 +119,11 @@ func (o *ourEnsemble) launch(bin, file string) error {
 	defer log.Close()
 	cmd := exec.Command(bin, "--config", file, "--impl", "solution")
 	cmd.Stdout, cmd.Stderr = log, log
-	procs.Own(cmd) // its own group, killed with the bench
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("bench: start %s --config %s: %w", bin, file, err)
+	p, err := procs.Launch(cmd) // its own group, killed with the bench
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	o.cmds = append(o.cmds, cmd)
-	o.done = append(o.done, done)
+	o.procs = append(o.procs, p)
 	return nil
 }
 
@@ -135,21 +131,17 @@ func (o *ourEnsemble) addrs() []string { return o.addr }
 
 func (o *ourEnsemble) pids() []int {
 	var p []int
-	for _, c := range o.cmds {
-		p = append(p, c.Process.Pid)
+	for _, x := range o.procs {
+		p = append(p, x.Cmd.Process.Pid)
 	}
 	return p
 }
 
-func (o *ourEnsemble) kill(i int) {
-	_ = procs.KillGroup(o.cmds[i])
-	err := <-o.done[i]
-	o.done[i] <- err
-}
+func (o *ourEnsemble) kill(i int) { o.procs[i].Kill() }
 
 func (o *ourEnsemble) stop() {
-	for i := range o.cmds {
-		o.kill(i)
+	for _, p := range o.procs {
+		p.Kill()
 	}
 }
 

@@ -48,14 +48,25 @@ func KillGroup(cmd *exec.Cmd) error {
 // group, when the test ends.
 func Start(t testing.TB, cmd *exec.Cmd) *Proc {
 	t.Helper()
+	p, err := Launch(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Kill)
+	return p
+}
+
+// Launch starts cmd as an owned child (Own) and reaps it in the
+// background; the caller ends it with Kill or Stop. Programs use it where
+// tests use Start.
+func Launch(cmd *exec.Cmd) (*Proc, error) {
 	Own(cmd)
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", cmd.Path, err)
+		return nil, fmt.Errorf("starting %s: %w", cmd.Path, err)
 	}
 	p := &Proc{Cmd: cmd, done: make(chan struct{})}
 	go func() { p.err = cmd.Wait(); close(p.done) }()
-	t.Cleanup(p.Kill)
-	return p
+	return p, nil
 }
 
 // Done is closed once the process has exited and been reaped.
