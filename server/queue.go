@@ -101,17 +101,17 @@ func (c *conn) putBack(s *slot) {
 // complete is the reply function given to the Service.
 func (s *slot) complete(resp *mwzookeeper.Response) {
 	c := s.c
+	if resp.Err != nil && resp.Err != mwzookeeper.ErrUnimplemented && errors.Is(resp.Err, mwzookeeper.ErrUnimplemented) {
+		// The client sees only the code; the Service's words (a stub's
+		// "TODO(A5.1) in apply.go: ...") name the code to write.
+		c.log.WithError(resp.Err).WithField("op", s.req.Op.String()).Warn("answered Unimplemented")
+	}
 	c.mu.Lock()
 	if s.done || c.closed {
 		c.mu.Unlock()
 		return // after close nothing is written; a second reply is the Service's bug
 	}
 	s.done = true
-	if errors.Is(resp.Err, mwzookeeper.ErrUnimplemented) && resp.Err != mwzookeeper.ErrUnimplemented {
-		// The client sees only the code; the Service's words (a stub's
-		// "TODO(A5.1) in apply.go: ...") name the code to write.
-		c.log.WithError(resp.Err).WithField("op", s.req.Op.String()).Warn("answered Unimplemented")
-	}
 	if errors.Is(resp.Err, mwzookeeper.ErrConnectionLoss) {
 		// ZooKeeper never sends this code: a client learns it from the
 		// socket, and then reconnects and retries.
