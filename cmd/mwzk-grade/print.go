@@ -73,7 +73,7 @@ func printFailures(w io.Writer, rep *Report) {
 				continue
 			}
 			if !header {
-				fmt.Fprintf(w, "\nTests without points:\n")
+				fmt.Fprintf(w, "\nTests that earned no points:\n")
 				header = true
 			}
 			hidden := ""

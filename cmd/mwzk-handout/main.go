@@ -183,8 +183,8 @@ func commitTime(root, rev string) (time.Time, error) {
 // repoRoot is the top of the git work tree we run in.
 func repoRoot() (string, error) {
 	out, err := git(".", "rev-parse", "--show-toplevel")
-	if err != nil {
-		return "", err
+	if err != nil { // an exported tree (git archive, a tarball) has no history to pack from
+		return "", fmt.Errorf("the handout is packed from a git checkout's tracked files, and . is not one: %w", err)
 	}
 	return strings.TrimSpace(string(out)), nil
 }

@@ -159,7 +159,7 @@ func (sv *supervisor) loop(sigs <-chan os.Signal, cmds <-chan string) int {
 func (sv *supervisor) exited(c *child) {
 	sv.live--
 	c.running = false
-	if !sv.l.report(c, sv.stopping) {
+	if !sv.l.report(c, sv.stopping, sv.live > 0) {
 		sv.failed++
 	}
 	if !sv.stopping && sv.l.stopOnFailure {
@@ -171,12 +171,15 @@ func (sv *supervisor) exited(c *child) {
 // report says how c ended and whether that counts against the run: a
 // failure is a peer that exited on its own with an error, or did not stop
 // cleanly when asked; a peer killed by a signal from outside is not.
-func (l *launcher) report(c *child, stopping bool) bool {
+func (l *launcher) report(c *child, stopping, othersRunning bool) bool {
 	pid := c.cmd.Process.Pid
 	if !stopping {
 		killed := killedFromOutside(c.err)
-		l.con.say("%s (pid %d) exited unexpectedly: %s; type \"restart %d\" (and Enter) to start it again",
-			c.name, pid, status(c.err), c.index+1)
+		hint := "no peer is left running, so the launcher ends"
+		if othersRunning { // only then is there a launcher left to type into
+			hint = fmt.Sprintf("type \"restart %d\" (and Enter) to start it again", c.index+1)
+		}
+		l.con.say("%s (pid %d) exited unexpectedly: %s; %s", c.name, pid, status(c.err), hint)
 		return killed
 	}
 	if c.err == nil || stoppedBySignal(c.err) {

@@ -75,6 +75,20 @@ func TestUnexpectedExit(t *testing.T) {
 		"mwzk-run: all peers gone; 1 of 3 did not stop cleanly (see above)")
 }
 
+// TestLastPeerGoneOffersNoRestart: when the only peer dies (a student's
+// stub fails in Start), the launcher ends at once, so it must not ask for
+// a "restart" nobody can type any more.
+func TestLastPeerGoneOffersNoRestart(t *testing.T) {
+	h := launch(t, 1, map[int]string{1: "fake.exit=3"}, nil)
+	if code := h.exitCode(); code != 1 {
+		t.Fatalf("exit code %d after the only peer died, want 1; output:\n%s", code, h.out.String())
+	}
+	h.waitMatch(`mwzk-run: peer1 \(pid \d+\) exited unexpectedly: exit status 3; no peer is left running, so the launcher ends`)
+	if strings.Contains(h.out.String(), "restart 1") {
+		t.Errorf("the launcher offered a restart after it ended:\n%s", h.out.String())
+	}
+}
+
 // TestStopOnFailure: with --stop-on-failure one peer's death stops the
 // others without any signal from outside.
 func TestStopOnFailure(t *testing.T) {
