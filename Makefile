@@ -35,8 +35,8 @@ test: fmt-check vet ## gofmt check, go vet, and every test with -race
 check: fmt-check vet ## gofmt check and go vet only (fast)
 
 # Every .go file on disk, tracked or not, outside hidden folders (.git, .testtmp),
-# the peers' data and folders that are modules of their own (hand-ins unpacked for
-# make grade-all); xargs -r: gofmt never runs without files (it would read standard input).
+# the peers' data and folders that are modules of their own (hand-ins unpacked in
+# the tree for grading); xargs -r: gofmt never runs without files (it would read standard input).
 fmt-check:
 	@out=$$(find . -type d \( -name '.?*' -o -path ./data -o -path ./testdata/data \) -prune \
 		-o -type d ! -path . -exec test -e {}/go.mod \; -prune \
