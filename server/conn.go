@@ -44,13 +44,15 @@ type conn struct {
 	pending  []*slot   // requests in order; pending[head:] wait for replies
 	head     int
 	free     []*slot
-	out      []byte      // frames ready to write
-	spare    []byte      // the writer's last buffer, for reuse
-	queued   int         // bytes in out and in finished slots
-	held     []heldEvent // watch events waiting for a read's reply (see event)
-	seq      uint64      // sequence number of the newest slot
-	zxid     int64       // newest zxid sent: the header of pings
-	draining bool        // no more requests; close once everything owed is written
+	out      []byte       // frames ready to write
+	spare    []byte       // the writer's last buffer, for reuse
+	queued   int          // bytes in out and in finished slots
+	held     []heldEvent  // watch events waiting for a read's reply (see event)
+	timed    []timedReply // measured writes whose replies are in out (stages.go)
+	spareTmd []timedReply // the writer's last timed, for reuse
+	seq      uint64       // sequence number of the newest slot
+	zxid     int64        // newest zxid sent: the header of pings
+	draining bool         // no more requests; close once everything owed is written
 	closed   bool
 }
 

@@ -17,7 +17,7 @@ import (
 // runtime's and the process's.
 func (s *Server) metricsHandler() http.Handler {
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(figureCollector{s}, collectors.NewGoCollector(),
+	reg.MustRegister(figureCollector{s}, writeStageSeconds, collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, c := range zab.Collectors() {
 		reg.MustRegister(c)

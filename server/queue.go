@@ -7,6 +7,7 @@ import (
 
 	"zablab/mwzookeeper"
 	"zablab/mwzookeeper/wire"
+	"zablab/zab"
 )
 
 // Limits of one connection.
@@ -42,9 +43,14 @@ type slot struct {
 	buf   []byte // the reply, while it waits for earlier ones
 	start time.Time
 	seq   uint64 // the slot's place in the connection's request order
-	zxid  int64  // the Service's reply's zxid; 0 for answers the server made
-	done  bool
-	last  bool // closeSession: drain the connection after this reply
+	// timed: a write answered from inside its delivery, with its Zab
+	// stages and when the Service replied (stages.go).
+	timed   bool
+	zab     zab.WriteStages
+	applied time.Time
+	zxid    int64 // the Service's reply's zxid; 0 for answers the server made
+	done    bool
+	last    bool // closeSession: drain the connection after this reply
 
 	reply func(*mwzookeeper.Response) // s.complete, bound once per slot
 }
@@ -106,6 +112,7 @@ func (s *slot) complete(resp *mwzookeeper.Response) {
 		// "TODO(A5.1) in apply.go: ...") name the code to write.
 		c.log.WithError(resp.Err).WithField("op", s.req.Op.String()).Warn("answered Unimplemented")
 	}
+	s.stampApplied(resp) // before the lock: the board is the delivery in progress now
 	c.mu.Lock()
 	if s.done || c.closed {
 		c.mu.Unlock()
@@ -180,6 +187,9 @@ func (c *conn) finishLocked(done *slot) {
 		c.head++
 		c.releaseHeld(s, true)
 		c.out = append(c.out, s.buf...)
+		if s.timed {
+			c.timed = append(c.timed, timedReply{read: s.start, applied: s.applied, zab: s.zab})
+		}
 		c.releaseHeld(s, false)
 		if s.last {
 			c.draining = true
@@ -209,7 +219,7 @@ func (c *conn) finishLocked(done *slot) {
 // recycle resets a slot whose reply is in the outgoing buffer.
 func (c *conn) recycle(s *slot) {
 	s.req = mwzookeeper.Request{}
-	s.last = false
+	s.last, s.timed = false, false
 	if cap(s.buf) > keepBuf {
 		s.buf = nil
 	}
@@ -354,8 +364,9 @@ func (c *conn) writeLoop() {
 			c.mu.Unlock()
 			return
 		}
-		buf := c.out
+		buf, timed := c.out, c.timed
 		c.out, c.spare = c.spare[:0], nil
+		c.timed, c.spareTmd = c.spareTmd[:0], nil
 		c.queued -= len(buf)
 		c.mu.Unlock()
 		c.room.Signal()    // the reader may wait for the queue to shrink
@@ -367,10 +378,12 @@ func (c *conn) writeLoop() {
 			c.close("write failed: " + errText(err) + " (the client does not read)")
 			return
 		}
+		observeStages(timed, time.Now())
 		c.mu.Lock()
 		if cap(buf) <= keepBuf {
 			c.spare = buf[:0]
 		}
+		c.spareTmd = timed[:0]
 		c.mu.Unlock()
 	}
 }

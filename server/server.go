@@ -13,6 +13,7 @@ import (
 
 	"zablab/mwzookeeper"
 	"zablab/properties"
+	"zablab/zab"
 )
 
 // ErrStopped is returned by Start after Stop.
@@ -42,6 +43,7 @@ type Server struct {
 	host  *host
 	start time.Time
 	stats counters
+	board *zab.StageBoard // the local peer's write stages (stages.go)
 
 	mu       sync.RWMutex
 	ln       net.Listener
@@ -83,6 +85,7 @@ func New(p *properties.Properties, f mwzookeeper.Factory, o Options) (*Server, e
 		quit: make(chan struct{}), resumed: make(chan struct{})}
 	s.host = &host{s: s}
 	s.stats.init()
+	s.board = zab.StageBoardOf(max(s.myid(), 1)) // a lone peer without myid is 1 (zab.Config)
 	return s, nil
 }
 

@@ -53,6 +53,8 @@ type node struct {
 	split    core.Splitter  // reused for every Ready
 	trace    *tracer        // nil unless trace.file is set (zab/trace.go)
 	meter    *meter         // the operator's figures (zab/metrics.go)
+	stages   *stager        // own proposals' stage times (zab/stages.go)
+	taken    int64          // mono time the batch being processed was taken (its commits known)
 }
 
 const (
@@ -71,7 +73,8 @@ func newNode(cb Callback, cfg Config, newTr func() (transport.Transport, error))
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &node{cfg: cfg, cb: cb, newTr: newTr, lg: cfg.Logger.WithField("peer", cfg.ID)}, nil
+	return &node{cfg: cfg, cb: cb, newTr: newTr, lg: cfg.Logger.WithField("peer", cfg.ID),
+		stages: newStager(cfg.ID)}, nil
 }
 
 // ID is the peer's myid.
@@ -226,7 +229,8 @@ type request struct {
 	sync bool
 	seq  uint64
 	data []byte
-	now  int64
+	now  int64 // the peer's clock, for the leader's timestamp
+	at   int64 // the monotonic clock, for the write's stages
 }
 
 // enqueue is the one way in for the application: number the request, queue
@@ -250,7 +254,7 @@ func (n *node) enqueue(r request) (uint64, error) {
 		return 0, ErrClosed
 	default:
 	}
-	r.now = n.now()
+	r.now, r.at = n.now(), mono()
 	n.qmu.Lock()
 	if err := n.stopErr; err != nil {
 		n.qmu.Unlock()
@@ -289,7 +293,9 @@ func (n *node) takeRequests() {
 		if r.sync {
 			_ = n.core.SyncSeq(r.seq) // ErrNoLeader: dropped, as pending syncs are at LOOKING
 		} else {
-			_ = n.core.ProposeSeq(r.seq, r.data, r.now) // ErrNoLeader: a proposal lost in flight
+			if n.core.ProposeSeq(r.seq, r.data, r.now) == nil { // ErrNoLeader: a proposal lost in flight
+				n.stages.taken(r.seq, r.at)
+			}
 		}
 		q[i] = request{}
 	}

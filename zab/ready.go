@@ -16,6 +16,7 @@ func (n *node) process() {
 			return
 		}
 		rd := n.core.Ready()
+		n.taken = mono() // the commits it delivers were decided before this
 		n.trace.changed(n.core)
 		if rd.Snapshot != nil {
 			// An installed snapshot removes older ones: our own still being
@@ -27,12 +28,14 @@ func (n *node) process() {
 		}
 		now, later := n.split.Split(rd.Messages)
 		n.send(now)
-		t0 := time.Now()
+		t0 := mono()
 		if err := n.store.Persist(&rd); err != nil {
 			n.failure = fmt.Errorf("%w: %w", ErrStorage, err)
 			return
 		}
-		n.meter.persisted(len(rd.Entries), time.Since(t0))
+		t1 := mono()
+		n.meter.persisted(len(rd.Entries), time.Duration(t1-t0))
+		n.stages.persisted(rd.Entries, n.cfg.ID, n.inc, t0, t1)
 		n.trace.ready(&rd)
 		n.send(later)
 		if err := n.deliver(rd.Events); err != nil {
@@ -80,7 +83,11 @@ func (n *node) callbacks(evs []core.Event) error {
 			}
 		case core.EventDeliver:
 			n.snaps.delivered(ev.Entry)
-			n.meter.delivered(leading, ev.Entry.Timestamp, time.Now())
+			now := time.Now()
+			n.meter.delivered(leading, ev.Entry.Timestamp, now)
+			if ev.Entry.Proposer == n.cfg.ID && ev.Entry.Incarnation == n.inc {
+				n.stages.delivering(&ev.Entry, leading, n.taken, int64(now.Sub(monoBase)))
+			}
 			n.cb.Deliver(cookieOf(ev.Entry), ev.Entry.Data)
 		case core.EventSync:
 			n.cb.DeliverSync(TxnCookie{Zxid: ev.Zxid, Proposer: n.cfg.ID, Incarnation: n.inc, Seq: ev.Seq, Sync: true})

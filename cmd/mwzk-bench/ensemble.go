@@ -70,15 +70,16 @@ func (z *zkEnsemble) stop() {
 
 // ourEnsemble is three mwzk-server processes of the reference Service.
 type ourEnsemble struct {
-	procs []*procs.Proc
-	addr  []string
-	files []string
+	procs   []*procs.Proc
+	addr    []string
+	files   []string
+	metrics []string // each server's /metrics address (metricsProvider.httpPort)
 }
 
 var errNotServing = errors.New("not serving")
 
 func startOurs(bin, dir string, t ticks) (ensemble, error) {
-	pp, err := ports.Free(6)
+	pp, err := ports.Free(9) // 3 peer ports, 3 client ports, 3 metrics ports
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +92,8 @@ func startOurs(bin, dir string, t ticks) (ensemble, error) {
 		}
 		fmt.Fprintf(&b, "tickTime=%d\ninitLimit=%d\nsyncLimit=%d\nmaxClientCnxns=0\n4lw.commands.whitelist=*\nlog.level=WARN\n",
 			t.tickTime, t.initLimit, t.syncLimit)
+		fmt.Fprintf(&b, "metricsProvider.httpPort=%d\n", pp[5+i]) // the write stages' table reads the leader's
+		o.metrics = append(o.metrics, fmt.Sprintf("http://127.0.0.1:%d/metrics", pp[5+i]))
 		file := filepath.Join(dir, fmt.Sprintf("peer%d.properties", i))
 		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 			return nil, fmt.Errorf("bench: write %s: %w", file, err)

@@ -151,6 +151,7 @@ func measure(o options, rep *report, sys string, run int, dir string, w io.Write
 		return err
 	}
 	defer e.stop()
+	stages := watchStages(e)
 	for _, l := range loads {
 		if o.only != "" && !strings.Contains(l.name, o.only) {
 			continue
@@ -163,6 +164,7 @@ func measure(o options, rep *report, sys string, run int, dir string, w io.Write
 		fmt.Fprintf(w, "  %-38s %9.0f ops/s  p50 %6.2f ms  p99 %6.2f ms  (%d errors)\n",
 			l.name, float64(s.ops)/s.seconds, ms(s.p50), ms(s.p99), s.errors)
 	}
+	stages.print(w)
 	if err := rep.addRSS(sys, run, e.pids()); err != nil {
 		return err
 	}

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"zablab/server"
+)
+
+// Where our writes' time goes: the leader's mwzk_write_stage_seconds
+// histograms (server/stages.go), scraped from its /metrics before and after
+// the loads; the difference is what the loads' writes spent per stage.
+
+const stageMetric = "mwzk_write_stage_seconds_bucket"
+
+// bucket is one cumulative bucket of a histogram: count samples ≤ le.
+type bucket struct {
+	le    float64
+	count float64
+}
+
+// stageHists are the leader's stage histograms, by stage.
+type stageHists map[string][]bucket
+
+// scrapeStages reads the stage histograms from a /metrics address.
+func scrapeStages(url string) (stageHists, error) {
+	cl := http.Client{Timeout: 10 * time.Second}
+	resp, err := cl.Get(url)
+	if err != nil {
+		return nil, fmt.Errorf("bench: scrape %s: %w", url, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("bench: scrape %s: %s", url, resp.Status)
+	}
+	return parseStages(resp.Body, "leader")
+}
+
+// parseStages takes the buckets of role's stages from Prometheus's text
+// format; other lines are skipped.
+func parseStages(r io.Reader, role string) (stageHists, error) {
+	h := stageHists{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, stageMetric+"{") {
+			continue
+		}
+		end := strings.LastIndexByte(line, '}')
+		if end < 0 {
+			return nil, fmt.Errorf("bench: metrics line %q: no closing brace", line)
+		}
+		labels := parseLabels(line[len(stageMetric)+1 : end])
+		if labels["role"] != role {
+			continue
+		}
+		fields := strings.Fields(line[end+1:])
+		if len(fields) == 0 {
+			return nil, fmt.Errorf("bench: metrics line %q: no value", line)
+		}
+		le, err1 := strconv.ParseFloat(labels["le"], 64) // "+Inf" parses as Inf
+		n, err2 := strconv.ParseFloat(fields[0], 64)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("bench: metrics line %q: bad le or value", line)
+		}
+		st := labels["stage"]
+		h[st] = append(h[st], bucket{le: le, count: n})
+	}
+	for _, bs := range h {
+		slices.SortFunc(bs, func(a, b bucket) int { return cmpFloat(a.le, b.le) })
+	}
+	return h, sc.Err()
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// parseLabels splits `a="x",b="y"`; the values this bench reads hold no
+// quotes or commas, so no unescaping is needed.
+func parseLabels(s string) map[string]string {
+	m := map[string]string{}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok {
+			m[strings.TrimSpace(k)] = strings.Trim(v, `"`)
+		}
+	}
+	return m
+}
+
+// since is h minus an earlier scrape: the samples taken in between.
+func (h stageHists) since(before stageHists) stageHists {
+	out := stageHists{}
+	for st, bs := range h {
+		prev := map[float64]float64{}
+		for _, b := range before[st] {
+			prev[b.le] = b.count
+		}
+		for _, b := range bs {
+			out[st] = append(out[st], bucket{le: b.le, count: b.count - prev[b.le]})
+		}
+	}
+	return out
+}
+
+// quantile estimates the q-quantile as Prometheus's histogram_quantile
+// does: linear within the bucket it falls in, the largest finite bound if
+// it falls in +Inf. ok is false without samples.
+func quantile(bs []bucket, q float64) (v float64, ok bool) {
+	if len(bs) == 0 || bs[len(bs)-1].count <= 0 {
+		return 0, false
+	}
+	rank := q * bs[len(bs)-1].count
+	lo, below := 0.0, 0.0
+	for _, b := range bs {
+		if b.count >= rank {
+			if math.IsInf(b.le, 1) {
+				return lo, true
+			}
+			if b.count == below {
+				return b.le, true
+			}
+			return lo + (b.le-lo)*(rank-below)/(b.count-below), true
+		}
+		lo, below = b.le, b.count
+	}
+	return lo, true
+}
+
+// printStages prints the table of our leader's write stages.
+func printStages(w io.Writer, h stageHists) {
+	total := h["total"]
+	if len(total) == 0 || total[len(total)-1].count == 0 {
+		fmt.Fprintln(w, "  write stages on the leader: no write measured")
+		return
+	}
+	fmt.Fprintf(w, "  write stages on the leader (p50 / p99 ms), %.0f writes:\n", total[len(total)-1].count)
+	for _, st := range server.StageNames {
+		p50, ok := quantile(h[st], 0.5)
+		p99, _ := quantile(h[st], 0.99)
+		if !ok {
+			fmt.Fprintf(w, "    %-8s %8s\n", st, "-")
+			continue
+		}
+		fmt.Fprintf(w, "    %-8s %8.3f / %8.3f\n", st, p50*1e3, p99*1e3)
+	}
+}
+
+// stageWatch scrapes our leader before the loads and prints what its
+// writes spent per stage after them; for ZooKeeper it does nothing.
+type stageWatch struct {
+	e      *ourEnsemble
+	leader int
+	before stageHists
+	err    error
+}
+
+func watchStages(e ensemble) *stageWatch {
+	oe, ok := e.(*ourEnsemble)
+	if !ok {
+		return nil
+	}
+	s := &stageWatch{e: oe}
+	s.leader, s.before, s.err = oe.leaderStages()
+	return s
+}
+
+// print prints the table, or why there is none: a failed scrape or a
+// leader change costs the table, not the bench's other figures.
+func (s *stageWatch) print(w io.Writer) {
+	if s == nil {
+		return
+	}
+	l, after, err := s.e.leaderStages()
+	switch {
+	case s.err != nil || err != nil:
+		fmt.Fprintf(w, "  write stages on the leader: %v\n", errors.Join(s.err, err))
+	case l != s.leader:
+		fmt.Fprintf(w, "  write stages on the leader: the leader changed (server %d, then %d)\n", s.leader+1, l+1)
+	default:
+		printStages(w, after.since(s.before))
+	}
+}
+
+// leaderStages scrapes the leader's stage histograms.
+func (o *ourEnsemble) leaderStages() (int, stageHists, error) {
+	l, err := leader(o, 30*time.Second)
+	if err != nil {
+		return -1, nil, err
+	}
+	h, err := scrapeStages(o.metrics[l])
+	return l, h, err
+}
