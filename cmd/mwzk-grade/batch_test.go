@@ -95,6 +95,13 @@ func TestBatchGradesAClass(t *testing.T) {
 	if text := readFile(t, filepath.Join(out, "broken", "report.txt")); !strings.Contains(text, "DOES NOT COMPILE") || !strings.Contains(text, "broken.go:3") {
 		t.Errorf("the compile error's report does not lead with the compiler's message:\n%s", text)
 	}
+	// The hanging Start is named, with the test it hung and the tests that never started.
+	text := readFile(t, filepath.Join(out, "hang", "report.txt"))
+	for _, want := range []string{"still running then: A5.1/", "(*Service).Start (service.go:", ": not finished", "Not started, the time ran out before them"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the hanging submission's report lacks %q:\n%s", want, text)
+		}
+	}
 	checkNothingLeft(t, tmp)
 
 	log.Reset()

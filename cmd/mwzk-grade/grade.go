@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
@@ -146,7 +147,7 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 	}
 	score(rep, runs, o.part)
 	rep.Seeds = seedsOf(runs)
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || slices.ContainsFunc(runs, func(r *run) bool { return r.timedOut }) {
 		return errTimeout
 	}
 	return nil

@@ -67,9 +67,13 @@ func printReport(w io.Writer, rep *Report) {
 
 func printFailures(w io.Writer, rep *Report) {
 	header := false
+	var notStarted []string
 	for _, p := range rep.Parts {
 		for _, t := range p.Tests {
-			if t.Status == "pass" {
+			if t.Status == "not started" {
+				notStarted = append(notStarted, p.ID+"/"+t.Name)
+			}
+			if t.Status == "pass" || t.Status == "not started" {
 				continue
 			}
 			if !header {
@@ -90,7 +94,10 @@ func printFailures(w io.Writer, rep *Report) {
 			}
 		}
 	}
-	if !header {
+	if len(notStarted) > 0 {
+		fmt.Fprintf(w, "\n  Not started, the time ran out before them (%d): %s\n", len(notStarted), strings.Join(notStarted, ", "))
+	}
+	if !header && len(notStarted) == 0 {
 		fmt.Fprintf(w, "\nEvery test passed.\n")
 		return
 	}

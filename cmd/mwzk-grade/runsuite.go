@@ -55,6 +55,9 @@ func runSuite(ctx context.Context, t *tree, bin string, spec runSpec) (*run, err
 		resW.Close()
 		return nil, err
 	}
+	if dl, ok := ctx.Deadline(); ok {
+		spec.timeout = min(spec.timeout, suiteTimeout(time.Until(dl)))
+	}
 	cmd := suiteCommand(ctx, t, bin, spec)
 	cmd.ExtraFiles = []*os.File{keyR, resW} // fds 3 and 4
 	r, err := startAndCollect(cmd, t, key, resR)
@@ -173,7 +176,8 @@ func (r *run) readSealed(key []byte, rd io.Reader) {
 // finish checks the signed results against the manifest: every test of
 // the graded part reported exactly once, nothing else.
 func (r *run) finish(ctx context.Context, part string) {
-	r.timedOut = ctx.Err() != nil
+	_, goTimedOut := findStuck(r.other)
+	r.timedOut = ctx.Err() != nil || goTimedOut
 	if r.manifest == nil {
 		r.problems = append(r.problems, "the suite sent no signed manifest: no test result counts")
 		return

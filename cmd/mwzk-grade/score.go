@@ -65,7 +65,7 @@ type TestGrade struct {
 	Earned  int      `json:"earned"`
 	Passes  int      `json:"passes"`
 	Runs    int      `json:"runs"`
-	Status  string   `json:"status"` // pass, fail, flaky, skip, not finished
+	Status  string   `json:"status"` // pass, fail, flaky, skip, not started, not finished
 	Failure []string `json:"failure,omitempty"`
 }
 
@@ -141,6 +141,8 @@ func gradeTest(runs []*run, t manifestTest) TestGrade {
 			continue
 		}
 		switch {
+		case o == nil && r.timedOut:
+			status = worse(status, "not started")
 		case o == nil || o.status == "" || o.status == "pass":
 			// No event, or a pass without a signed pass: it did not
 			// finish as far as the grade knows.
@@ -167,7 +169,7 @@ func gradeTest(runs []*run, t manifestTest) TestGrade {
 
 // worse keeps the more telling of two statuses.
 func worse(a, b string) string {
-	rank := map[string]int{"": 0, "skip": 1, "not finished": 2, "fail": 3}
+	rank := map[string]int{"": 0, "skip": 1, "not started": 2, "not finished": 3, "fail": 4}
 	if rank[b] > rank[a] {
 		return b
 	}
@@ -181,10 +183,16 @@ func otherProblems(r *run) []string {
 		return nil
 	}
 	var out []string
-	if r.timedOut {
+	stuck, goTimedOut := findStuck(r.other)
+	if goTimedOut {
+		out = append(out, stuck.lines()...)
+	} else if r.timedOut {
 		out = append(out, "the run was stopped: the submission's time was up")
 	}
 	for _, l := range r.other {
+		if goTimedOut && strings.HasPrefix(l, goTimeoutPrefix) {
+			break // the rest is the stacks, summed up above
+		}
 		if l == "" || l == "FAIL" || l == "PASS" || strings.HasPrefix(l, "FAIL\t") || strings.HasPrefix(l, "ok  \t") {
 			continue
 		}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"time"
+)
+
+// A submission that hangs (a Start that never returns, a lock never
+// released) is stopped by the suite binary's own -test.timeout a little
+// before the grader's deadline: then Go prints which tests were running and
+// every goroutine's stack, and the report can name the graded code each
+// hung test is stuck in, instead of only "not finished".
+
+// suiteTimeout is the suite binary's -test.timeout for a run that may take
+// until ctx's deadline: a tenth of the time left (at most 15 s) earlier,
+// so Go's own timeout report comes before the grader kills the run.
+func suiteTimeout(left time.Duration) time.Duration {
+	return left - min(left/10, 15*time.Second)
+}
+
+// goTimeoutPrefix starts the line Go's testing package panics with.
+const goTimeoutPrefix = "panic: test timed out after "
+
+// stuckReport reads a run's output outside the tests for Go's timeout
+// report: ok is false when there is none.
+type stuckReport struct {
+	after   string   // "2m42s"
+	running []string // the suite's tests that were running, "A5.1/Session"
+	frames  []string // the graded code on the stacks, "(*Service).Start (service.go:57)"
+}
+
+func findStuck(lines []string) (s stuckReport, ok bool) {
+	inRunning := false
+	seen := map[string]bool{}
+	graded := "zablab/" + strings.TrimSuffix(gradedDir, "/") + "."
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, goTimeoutPrefix):
+			s.after, ok, inRunning = strings.TrimPrefix(t, goTimeoutPrefix), true, false
+		case t == "running tests:":
+			inRunning = ok
+		case inRunning && strings.HasPrefix(t, suitePrefix):
+			name, _, _ := strings.Cut(strings.TrimPrefix(t, suitePrefix), " ")
+			if strings.Count(name, "/") == 1 {
+				s.running = append(s.running, name)
+			}
+		case inRunning && t == "":
+			inRunning = false
+		case ok && strings.HasPrefix(t, graded):
+			f := frameOf(strings.TrimPrefix(t, graded), lines, i)
+			if f != "" && !seen[f] && len(s.frames) < 8 {
+				seen[f] = true
+				s.frames = append(s.frames, f)
+			}
+		}
+	}
+	return s, ok
+}
+
+// frameOf names a stack frame of the graded code: its function (without
+// the arguments' values) and the file and line on the next line; "" for
+// the grader's own test files, which are compiled into the same package.
+func frameOf(call string, lines []string, i int) string {
+	if j := strings.LastIndex(call, "("); j > 0 {
+		call = call[:j]
+	}
+	if i+1 < len(lines) {
+		loc := strings.TrimSpace(lines[i+1])
+		if k := strings.Index(loc, " +0x"); k > 0 {
+			loc = loc[:k]
+		}
+		if strings.Contains(loc, "_test.go:") {
+			return ""
+		}
+		return fmt.Sprintf("%s (%s)", call, path.Base(loc))
+	}
+	return call
+}
+
+// lines says the report's problems for a timed-out run.
+func (s stuckReport) lines() []string {
+	out := []string{fmt.Sprintf("the suite's time ran out after %s", s.after)}
+	if len(s.running) > 0 {
+		out = append(out, "still running then: "+strings.Join(s.running, ", "))
+	}
+	if len(s.frames) > 0 {
+		out = append(out, "the graded code those goroutines were in (a call that never returns?): "+strings.Join(s.frames, "; "))
+	} else {
+		out = append(out, "no goroutine was inside the graded code: it may wait on something the graded code never answered")
+	}
+	return out
+}
