@@ -160,7 +160,7 @@ func (n *node) buildCore(restored core.Restored) error {
 		ID: n.cfg.ID, Incarnation: n.inc, Voters: voters, Observers: observers,
 		InitLimit: n.cfg.InitLimit, SyncLimit: n.cfg.SyncLimit, TickTime: n.cfg.TickTime,
 		Rand:      mrand.New(mrand.NewPCG(binary.LittleEndian.Uint64(seed[:]), binary.LittleEndian.Uint64(seed[8:]))),
-		Snapshots: n.store, Logger: n.cfg.Logger,
+		Snapshots: n.store, Log: n.store.Log, Logger: n.cfg.Logger,
 	}, restored)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)

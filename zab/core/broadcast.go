@@ -198,7 +198,11 @@ func (c *Core) resendToStuck() {
 			c.dropPeer(id)
 			continue
 		}
-		es := chunk(c.log.after(ps.match))
+		rest, ok := c.entriesAfter(ps.match)
+		if !ok {
+			continue
+		}
+		es := chunk(rest)
 		if len(es) > maxResend {
 			es = es[:maxResend]
 		}

@@ -45,7 +45,15 @@ type Config struct {
 	Rand *rand.Rand
 	// Snapshots gives the newest snapshot when a follower needs SNAP.
 	Snapshots SnapshotSource
-	Logger    logrus.FieldLogger
+	// Log gives back the data of delivered entries the core no longer
+	// keeps in memory: it keeps KeepEntries entries (default 500, as
+	// ZooKeeper's committed log) and at most KeepBytes of their data
+	// (default 8 MiB) with data, the older ones by name only. Nil keeps
+	// every entry's data back to the snapshot before last.
+	Log         LogSource
+	KeepEntries int
+	KeepBytes   int
+	Logger      logrus.FieldLogger
 
 	// Bugs switches on known protocol bugs, so tests can prove the
 	// simulator catches them. Never set outside tests.
@@ -53,10 +61,12 @@ type Config struct {
 }
 
 const (
-	defaultMaxCounter = 0xffffffff
-	finalizeTicks     = 1 // ticks a peer waits after a quorum agrees, without FinalizeWait
-	defaultFinalize   = 200 * time.Millisecond
-	resendTicks       = 2 // ticks between retransmissions of unanswered protocol steps
+	defaultMaxCounter  = 0xffffffff
+	defaultKeepEntries = 500
+	defaultKeepBytes   = 8 << 20
+	finalizeTicks      = 1 // ticks a peer waits after a quorum agrees, without FinalizeWait
+	defaultFinalize    = 200 * time.Millisecond
+	resendTicks        = 2 // ticks between retransmissions of unanswered protocol steps
 )
 
 func (c *Config) validate() error {
@@ -90,6 +100,12 @@ func (c *Config) validate() error {
 	}
 	if c.MaxCounter == 0 {
 		c.MaxCounter = defaultMaxCounter
+	}
+	if c.KeepEntries <= 0 {
+		c.KeepEntries = defaultKeepEntries
+	}
+	if c.KeepBytes <= 0 {
+		c.KeepBytes = defaultKeepBytes
 	}
 	if c.Logger == nil {
 		l := logrus.New()

@@ -95,7 +95,7 @@ func (c *Core) restore(st Restored) error {
 		}
 		prev, ts = e.Zxid, e.Timestamp
 	}
-	c.log.entries = append([]Entry(nil), st.Entries...)
+	c.log.append(slices.Clone(st.Entries)...)
 	c.delivered, c.commit = st.Snapshot.Zxid, st.Snapshot.Zxid
 	return nil
 }
@@ -304,6 +304,9 @@ func (c *Core) advanceCommit(z Zxid) {
 		c.out.Events = append(c.out.Events, Event{Kind: EventDeliver, Entry: e})
 		c.delivered = e.Zxid
 	}
+	if c.cfg.Log != nil {
+		c.log.evict(c.delivered, c.cfg.KeepEntries, c.cfg.KeepBytes)
+	}
 	c.fireSyncs()
 }
 
@@ -343,9 +346,15 @@ func (c *Core) Status() Status {
 	return s
 }
 
-// History returns the snapshot point and the entries after it. The slice is
-// the core's own: callers must not change it.
-func (c *Core) History() (SnapshotMeta, []Entry) { return c.log.base, c.log.entries }
+// History returns the snapshot point and the entries after it, for tests
+// and checks: entries whose data memory dropped are read back from the
+// durable log, or come without data where it cannot give them.
+func (c *Core) History() (SnapshotMeta, []Entry) {
+	if es, ok := c.entriesAfter(c.log.base.Zxid); ok {
+		return c.log.base, slices.Clone(es)
+	}
+	return c.log.base, append(slices.Clone(c.log.old), c.log.tail...)
+}
 
 func (c *Core) logger() logrus.FieldLogger {
 	return c.lg.WithFields(logrus.Fields{"role": c.role, "epoch": c.stable.CurrentEpoch, "zxid": c.log.last()})

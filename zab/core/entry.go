@@ -40,6 +40,13 @@ type SnapshotSource interface {
 	LatestSnapshot() (Snapshot, error)
 }
 
+// LogSource reads the durable log: the entries above after, in order. The
+// core reads it to bring a follower level with entries whose data it
+// dropped from memory; storage.Log is one.
+type LogSource interface {
+	Entries(after Zxid) ([]Entry, error)
+}
+
 // Vote is a peer's candidate in leader election. Votes are ordered by the
 // candidate's current epoch, then its last zxid, then its id: the most up to
 // date peer wins and ties go to the higher id.

@@ -1,38 +1,73 @@
 package core
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"sort"
 )
+
+// ErrLogSource is wrapped when the durable log does not give back the
+// entries whose data the core dropped from memory.
+var ErrLogSource = errors.New("zab: durable log disagrees with memory")
 
 // memLog is the part of a peer's history the core keeps in memory: every
 // entry after base, the newest snapshot. Entries at or below base live only
 // in the snapshot.
 //
-// Invariant: entries' zxids strictly increase and all exceed base.Zxid;
-// their timestamps strictly increase and all exceed base.Timestamp.
+// Only the newest entries keep their data (tail). Older delivered entries
+// keep just their names (old: zxid, timestamp, proposer; Data nil): enough
+// to decide DIFF, TRUNC or SNAP for a follower, while their data, needed
+// only to bring a lagging follower level, is read back from the durable log
+// (Core.entriesAfter). Without that, a log kept back to the snapshot before
+// last would hold up to 2·snapCount values in memory.
+//
+// Invariant: the zxids of old then tail strictly increase and all exceed
+// base.Zxid, and so do their timestamps beyond base.Timestamp; every entry
+// of old is delivered.
 type memLog struct {
-	base    SnapshotMeta
-	entries []Entry
+	base      SnapshotMeta
+	old       []Entry // delivered entries whose data was dropped
+	tail      []Entry // the newest entries, with their data
+	tailBytes int     // data bytes held by tail
+}
+
+// size is the number of entries above base.
+func (l *memLog) size() int { return len(l.old) + len(l.tail) }
+
+// at returns entry i of old followed by tail.
+func (l *memLog) at(i int) Entry {
+	if i < len(l.old) {
+		return l.old[i]
+	}
+	return l.tail[i-len(l.old)]
+}
+
+func (l *memLog) lastEntry() (Entry, bool) {
+	if n := l.size(); n > 0 {
+		return l.at(n - 1), true
+	}
+	return Entry{}, false
 }
 
 func (l *memLog) last() Zxid {
-	if n := len(l.entries); n > 0 {
-		return l.entries[n-1].Zxid
+	if e, ok := l.lastEntry(); ok {
+		return e.Zxid
 	}
 	return l.base.Zxid
 }
 
 func (l *memLog) lastTimestamp() int64 {
-	if n := len(l.entries); n > 0 {
-		return l.entries[n-1].Timestamp
+	if e, ok := l.lastEntry(); ok {
+		return e.Timestamp
 	}
 	return l.base.Timestamp
 }
 
-// search returns the index of the first entry with zxid >= z.
+// search returns the index (into old then tail) of the first entry with
+// zxid >= z.
 func (l *memLog) search(z Zxid) int {
-	return sort.Search(len(l.entries), func(i int) bool { return l.entries[i].Zxid >= z })
+	return sort.Search(l.size(), func(i int) bool { return l.at(i).Zxid >= z })
 }
 
 // contains reports whether z is a point of this history: base or an entry.
@@ -41,7 +76,7 @@ func (l *memLog) contains(z Zxid) bool {
 		return true
 	}
 	i := l.search(z)
-	return i < len(l.entries) && l.entries[i].Zxid == z
+	return i < l.size() && l.at(i).Zxid == z
 }
 
 // floor returns the largest point of the history at or below z; ok is false
@@ -54,32 +89,52 @@ func (l *memLog) floor(z Zxid) (Zxid, bool) {
 	if i == 0 {
 		return l.base.Zxid, true
 	}
-	return l.entries[i-1].Zxid, true
+	return l.at(i - 1).Zxid, true
 }
 
-// after returns the entries above z (z must be a point of the history).
-func (l *memLog) after(z Zxid) []Entry {
-	return l.entries[l.search(z+1):]
+// tailAfter returns the entries above z (a point of the history) when
+// memory holds their data; complete is false when some of them are in old.
+func (l *memLog) tailAfter(z Zxid) (es []Entry, complete bool) {
+	i := l.search(z + 1)
+	if i < len(l.old) {
+		return nil, false
+	}
+	return l.tail[i-len(l.old):], true
 }
 
-// between returns the entries in (from, to].
+// oldAfter returns the names of the entries in old above z.
+func (l *memLog) oldAfter(z Zxid) []Entry {
+	i := l.search(z + 1)
+	return l.old[min(i, len(l.old)):]
+}
+
+// between returns the entries in (from, to]; from must be at least the
+// newest entry of old (the callers pass the delivered point).
 func (l *memLog) between(from, to Zxid) []Entry {
-	return l.entries[l.search(from+1):l.search(to+1)]
+	i := max(l.search(from+1)-len(l.old), 0)
+	j := max(l.search(to+1)-len(l.old), 0)
+	return l.tail[i:j]
 }
 
-func (l *memLog) append(es ...Entry) { l.entries = append(l.entries, es...) }
+func (l *memLog) append(es ...Entry) {
+	l.tail = append(l.tail, es...)
+	l.tailBytes += dataBytes(es)
+}
 
-// truncateAfter drops every entry above z. The old array is left as it is
-// and capped, so the next append copies: messages still queued elsewhere
-// may share it.
+// truncateAfter drops every entry above z, which must not be below old's
+// newest (only undelivered entries are ever cut). The old array is left as
+// it is and capped, so the next append copies: messages still queued
+// elsewhere may share it.
 func (l *memLog) truncateAfter(z Zxid) {
-	l.entries = slices.Clip(l.entries[:l.search(z+1)])
+	i := max(l.search(z+1)-len(l.old), 0)
+	l.tail = slices.Clip(l.tail[:i])
+	l.tailBytes = dataBytes(l.tail)
 }
 
 // reset replaces the whole history with a snapshot.
 func (l *memLog) reset(base SnapshotMeta) {
 	l.base = base
-	l.entries = nil
+	l.old, l.tail, l.tailBytes = nil, nil, 0
 }
 
 // compact forgets entries at or below z, which a durable snapshot now holds.
@@ -88,7 +143,73 @@ func (l *memLog) compact(z Zxid) {
 		return
 	}
 	i := l.search(z)
-	e := l.entries[i]
+	e := l.at(i)
 	l.base = SnapshotMeta{Zxid: z, Timestamp: e.Timestamp, Proposer: e.Proposer, Incarnation: e.Incarnation, Seq: e.Seq}
-	l.entries = append([]Entry(nil), l.entries[i+1:]...)
+	if i < len(l.old) {
+		l.old = append([]Entry(nil), l.old[i+1:]...)
+		return
+	}
+	l.tail = append([]Entry(nil), l.tail[i+1-len(l.old):]...)
+	l.old = nil
+	l.tailBytes = dataBytes(l.tail)
+}
+
+// evict moves delivered entries from tail to old, dropping their data,
+// once tail holds more than keep·3/2 entries or maxBytes of data, down to
+// keep entries and maxBytes/2 (but always keeping its newest entry). Then it
+// copies the rest of tail into a new array: the old array, which queued
+// messages may still share, goes with them, and with it the dropped data.
+func (l *memLog) evict(delivered Zxid, keep, maxBytes int) {
+	if len(l.tail) <= keep+keep/2 && l.tailBytes <= maxBytes {
+		return
+	}
+	n, bytes := 0, l.tailBytes
+	for n < len(l.tail)-1 && l.tail[n].Zxid <= delivered && (len(l.tail)-n > keep || bytes > maxBytes/2) {
+		bytes -= len(l.tail[n].Data)
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	for _, e := range l.tail[:n] {
+		e.Data = nil
+		l.old = append(l.old, e)
+	}
+	l.tail = append(make([]Entry, 0, len(l.tail)-n+keep), l.tail[n:]...)
+	l.tailBytes = bytes
+}
+
+// entriesAfter returns the entries above z, a point of the history, with
+// their data: those memory dropped are read back from the durable log. ok
+// is false when the log cannot give them (an error, or fewer entries than
+// the history names); the caller then sends nothing and the follower's
+// next attempt tries again.
+func (c *Core) entriesAfter(z Zxid) (es []Entry, ok bool) {
+	if es, ok := c.log.tailAfter(z); ok {
+		return es, true
+	}
+	names := c.log.oldAfter(z)
+	read, err := c.cfg.Log.Entries(z)
+	if err == nil {
+		err = sameNames(read, names)
+	}
+	if err != nil {
+		c.logger().WithError(err).Errorf("cannot read the log above %s back from disk to bring a follower level", z)
+		return nil, false
+	}
+	tail, _ := c.log.tailAfter(names[len(names)-1].Zxid)
+	return append(read[:len(names):len(names)], tail...), true
+}
+
+// sameNames checks that read begins with the entries names lists.
+func sameNames(read, names []Entry) error {
+	if len(read) < len(names) {
+		return fmt.Errorf("%w: the durable log holds %d of the %d entries above %s", ErrLogSource, len(read), len(names), names[0].Zxid)
+	}
+	for i, n := range names {
+		if r := read[i]; r.Zxid != n.Zxid || r.Timestamp != n.Timestamp || r.Seq != n.Seq || r.Proposer != n.Proposer {
+			return fmt.Errorf("%w: the durable log has %s where memory has %s", ErrLogSource, r.Zxid, n.Zxid)
+		}
+	}
+	return nil
 }

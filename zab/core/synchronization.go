@@ -32,7 +32,10 @@ func (c *Core) sendNewLeader(to uint64, ps *peerState) {
 	}
 	// NEWLEADER carries what fits in one message; the rest follows at once
 	// as PROPOSE, which a synchronizing follower takes in order.
-	rest := c.log.after(m.Zxid)
+	rest, ok := c.entriesAfter(m.Zxid)
+	if !ok {
+		return
+	}
 	first := chunk(rest)
 	m.Entries = slices.Clip(first) // the receiver must never write into the leader's log array
 	ps.nlSent, ps.nlTick = true, c.ticks

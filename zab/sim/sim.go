@@ -69,6 +69,10 @@ const (
 	initLimit     = 10
 	syncLimit     = 5
 	livenessBound = 400 // ticks; a schedule that takes longer is a liveness violation
+	// The peers keep very little of their log's data in memory, so that
+	// most syncs and resends read entries back from the (simulated) disk.
+	simKeepEntries = 3
+	simKeepBytes   = 4 * recordSize
 )
 
 // Run plays one schedule: Steps random steps with faults, then a fault-free

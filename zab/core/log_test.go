@@ -1,0 +1,124 @@
+package core
+
+import (
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/sirupsen/logrus"
+)
+
+func quiet() *logrus.Entry {
+	l := logrus.New()
+	l.SetOutput(io.Discard)
+	return logrus.NewEntry(l)
+}
+
+// entriesFrom makes n entries of epoch 1 with size bytes of data each.
+func entriesFrom(n, size int) []Entry {
+	es := make([]Entry, n)
+	for i := range es {
+		es[i] = Entry{Zxid: NewZxid(1, uint32(i+1)), Timestamp: int64(i + 1), Seq: uint64(i + 1), Data: make([]byte, size)}
+	}
+	return es
+}
+
+// diskLog is a LogSource over a fixed list, as a durable log would be.
+type diskLog struct {
+	es  []Entry
+	err error
+}
+
+func (d diskLog) Entries(after Zxid) ([]Entry, error) {
+	for i, e := range d.es {
+		if e.Zxid > after {
+			return d.es[i:], d.err
+		}
+	}
+	return nil, d.err
+}
+
+func TestEvictKeepsTheNewestEntriesData(t *testing.T) {
+	var l memLog
+	all := entriesFrom(2000, 100)
+	l.append(all...)
+	l.evict(all[1899].Zxid, 500, 1<<20)
+	if len(l.tail) != 500 || len(l.old) != 1500 {
+		t.Fatalf("after evict: %d entries with data, %d by name; want 500 and 1500", len(l.tail), len(l.old))
+	}
+	for _, e := range l.old {
+		if e.Data != nil {
+			t.Fatalf("entry %s kept its data after eviction", e.Zxid)
+		}
+	}
+	if l.tailBytes != 500*100 {
+		t.Errorf("tailBytes = %d, want %d", l.tailBytes, 500*100)
+	}
+	// The history's points are unchanged.
+	if l.last() != all[1999].Zxid || !l.contains(all[10].Zxid) || !l.contains(all[1600].Zxid) {
+		t.Errorf("history points lost by eviction: last %s", l.last())
+	}
+	if z, ok := l.floor(all[1200].Zxid); !ok || z != all[1200].Zxid {
+		t.Errorf("floor across old = %s, %v; want %s", z, ok, all[1200].Zxid)
+	}
+	if _, complete := l.tailAfter(all[10].Zxid); complete {
+		t.Error("tailAfter claims memory has the data of evicted entries")
+	}
+	if es, complete := l.tailAfter(all[1499].Zxid); !complete || len(es) != 500 {
+		t.Errorf("tailAfter(first kept - 1) = %d entries, %v; want 500, true", len(es), complete)
+	}
+}
+
+func TestEvictNeverDropsUndeliveredData(t *testing.T) {
+	var l memLog
+	all := entriesFrom(2000, 10)
+	l.append(all...)
+	l.evict(all[99].Zxid, 10, 1<<20)
+	if len(l.old) != 100 {
+		t.Fatalf("%d entries evicted with 100 delivered", len(l.old))
+	}
+	var b memLog
+	b.append(entriesFrom(100, 1<<10)...)
+	b.evict(NewZxid(1, 100), 1000, 16<<10) // bytes bound: down to 8 KiB
+	if b.tailBytes > 8<<10 || len(b.tail) != 8 {
+		t.Errorf("byte bound: tail keeps %d entries, %d bytes; want 8 entries, at most 8 KiB", len(b.tail), b.tailBytes)
+	}
+}
+
+func TestCompactAcrossOldAndTail(t *testing.T) {
+	all := entriesFrom(100, 1)
+	for _, cut := range []int{10, 80} {
+		var l memLog
+		l.append(all...)
+		l.evict(all[99].Zxid, 40, 1<<20) // 60 by name, 40 with data
+		l.compact(all[cut].Zxid)
+		if l.base.Zxid != all[cut].Zxid || l.size() != 99-cut || l.at(0).Zxid != all[cut+1].Zxid {
+			t.Errorf("compact(%s): base %s, %d entries from %s; want %d entries", all[cut].Zxid, l.base.Zxid, l.size(), l.at(0).Zxid, 99-cut)
+		}
+	}
+}
+
+func TestEntriesAfterReadsDroppedDataBack(t *testing.T) {
+	all := entriesFrom(100, 8)
+	c := &Core{cfg: Config{Log: diskLog{es: all}}}
+	c.lg = quiet()
+	c.log.append(entriesFrom(100, 8)...)
+	c.log.evict(all[99].Zxid, 20, 1<<20)
+	es, ok := c.entriesAfter(all[4].Zxid)
+	if !ok || len(es) != 95 || es[0].Zxid != all[5].Zxid || es[94].Zxid != all[99].Zxid {
+		t.Fatalf("entriesAfter = %d entries, %v", len(es), ok)
+	}
+	for _, e := range es {
+		if len(e.Data) != 8 {
+			t.Fatalf("entry %s comes back without its data", e.Zxid)
+		}
+	}
+	short := &Core{cfg: Config{Log: diskLog{es: all[:50]}}, lg: c.lg, log: c.log}
+	if _, ok := short.entriesAfter(all[4].Zxid); ok {
+		t.Error("a durable log shorter than the history was taken")
+	}
+	broken := &Core{cfg: Config{Log: diskLog{err: errors.New("disk gone")}}, lg: c.lg, log: c.log}
+	if _, ok := broken.entriesAfter(all[4].Zxid); ok {
+		t.Error("a failing durable log was taken")
+	}
+}
