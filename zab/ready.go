@@ -9,7 +9,10 @@ import (
 
 // process carries out the core's Ready values in the contract's order:
 // messages that vouch for nothing leave first, then one persist with one
-// fsync, then the rest of the messages, then the callbacks.
+// fsync, then the rest of the messages, then the callbacks. In broadcast
+// (a Ready that only appends entries) the callbacks run before the fsync:
+// what they deliver was committed by a quorum's durable ACKs before this
+// batch, so it need not wait for the new entries' disk write.
 func (n *node) process() {
 	for n.failure == nil {
 		if !n.core.HasReady() {
@@ -28,6 +31,13 @@ func (n *node) process() {
 		}
 		now, later := n.split.Split(rd.Messages)
 		n.send(now)
+		early := rd.Snapshot == nil && rd.Truncate == nil && rd.Stable == nil
+		if early {
+			if err := n.deliver(rd.Events); err != nil {
+				n.failure = err
+				return
+			}
+		}
 		t0 := mono()
 		if err := n.store.Persist(&rd); err != nil {
 			n.failure = fmt.Errorf("%w: %w", ErrStorage, err)
@@ -38,9 +48,11 @@ func (n *node) process() {
 		n.stages.persisted(rd.Entries, n.cfg.ID, n.inc, t0, t1)
 		n.trace.ready(&rd)
 		n.send(later)
-		if err := n.deliver(rd.Events); err != nil {
-			n.failure = err
-			return
+		if !early {
+			if err := n.deliver(rd.Events); err != nil {
+				n.failure = err
+				return
+			}
 		}
 		n.core.Advance(rd)
 		n.trace.changed(n.core)

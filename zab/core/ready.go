@@ -10,7 +10,10 @@ import "slices"
 //     and ACKLD leave only after the state they vouch for is durable.
 //  2. send Messages. Messages of type PROPOSE, COMMIT and PING vouch for
 //     nothing on the sender's disk and may be sent before step 1 finishes.
-//  3. run Events, in order, on the application's callback goroutine.
+//  3. run Events, in order, on the application's callback goroutine. A
+//     Ready without Snapshot, Truncate and Stable (broadcast) may run them
+//     before step 1: they deliver only what a quorum's durable ACKs
+//     committed before this Ready.
 //  4. call Advance with the same Ready.
 type Ready struct {
 	// Snapshot, when set, replaces the whole history up to Snapshot.Meta.Zxid:
