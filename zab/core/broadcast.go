@@ -198,7 +198,7 @@ func (c *Core) resendToStuck() {
 			c.dropPeer(id)
 			continue
 		}
-		rest, ok := c.entriesAfter(ps.match)
+		rest, ok := c.entriesAfter(ps.match, maxResend)
 		if !ok {
 			continue
 		}

@@ -350,7 +350,7 @@ func (c *Core) Status() Status {
 // and checks: entries whose data memory dropped are read back from the
 // durable log, or come without data where it cannot give them.
 func (c *Core) History() (SnapshotMeta, []Entry) {
-	if es, ok := c.entriesAfter(c.log.base.Zxid); ok {
+	if es, ok := c.entriesAfter(c.log.base.Zxid, 0); ok {
 		return c.log.base, slices.Clone(es)
 	}
 	return c.log.base, append(slices.Clone(c.log.old), c.log.tail...)

@@ -40,11 +40,11 @@ type SnapshotSource interface {
 	LatestSnapshot() (Snapshot, error)
 }
 
-// LogSource reads the durable log: the entries above after, in order. The
-// core reads it to bring a follower level with entries whose data it
+// LogSource reads the durable log: the entries in (after, upto], in order.
+// The core reads it to bring a follower level with entries whose data it
 // dropped from memory; storage.Log is one.
 type LogSource interface {
-	Entries(after Zxid) ([]Entry, error)
+	EntriesBetween(after, upto Zxid) ([]Entry, error)
 }
 
 // Vote is a peer's candidate in leader election. Votes are ordered by the

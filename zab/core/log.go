@@ -180,22 +180,30 @@ func (l *memLog) evict(delivered Zxid, keep, maxBytes int) {
 }
 
 // entriesAfter returns the entries above z, a point of the history, with
-// their data: those memory dropped are read back from the durable log. ok
-// is false when the log cannot give them (an error, or fewer entries than
-// the history names); the caller then sends nothing and the follower's
-// next attempt tries again.
-func (c *Core) entriesAfter(z Zxid) (es []Entry, ok bool) {
+// their data: those memory dropped are read back from the durable log,
+// at most limit of them when limit is positive (then nothing from memory
+// follows). ok is false when the log cannot give them (an error, or fewer
+// entries than the history names); the caller then sends nothing and the
+// follower's next attempt tries again.
+func (c *Core) entriesAfter(z Zxid, limit int) (es []Entry, ok bool) {
 	if es, ok := c.log.tailAfter(z); ok {
 		return es, true
 	}
 	names := c.log.oldAfter(z)
-	read, err := c.cfg.Log.Entries(z)
+	cut := limit > 0 && limit < len(names)
+	if cut {
+		names = names[:limit]
+	}
+	read, err := c.cfg.Log.EntriesBetween(z, names[len(names)-1].Zxid)
 	if err == nil {
 		err = sameNames(read, names)
 	}
 	if err != nil {
 		c.logger().WithError(err).Errorf("cannot read the log above %s back from disk to bring a follower level", z)
 		return nil, false
+	}
+	if cut {
+		return read[:len(names):len(names)], true
 	}
 	tail, _ := c.log.tailAfter(names[len(names)-1].Zxid)
 	return append(read[:len(names):len(names)], tail...), true

@@ -29,13 +29,14 @@ type diskLog struct {
 	err error
 }
 
-func (d diskLog) Entries(after Zxid) ([]Entry, error) {
-	for i, e := range d.es {
-		if e.Zxid > after {
-			return d.es[i:], d.err
+func (d diskLog) EntriesBetween(after, upto Zxid) ([]Entry, error) {
+	var out []Entry
+	for _, e := range d.es {
+		if e.Zxid > after && e.Zxid <= upto {
+			out = append(out, e)
 		}
 	}
-	return nil, d.err
+	return out, d.err
 }
 
 func TestEvictKeepsTheNewestEntriesData(t *testing.T) {
@@ -104,7 +105,10 @@ func TestEntriesAfterReadsDroppedDataBack(t *testing.T) {
 	c.lg = quiet()
 	c.log.append(entriesFrom(100, 8)...)
 	c.log.evict(all[99].Zxid, 20, 1<<20)
-	es, ok := c.entriesAfter(all[4].Zxid)
+	if es, ok := c.entriesAfter(all[4].Zxid, 10); !ok || len(es) != 10 || es[9].Zxid != all[14].Zxid || len(es[9].Data) != 8 {
+		t.Fatalf("entriesAfter with limit 10 = %d entries, %v", len(es), ok)
+	}
+	es, ok := c.entriesAfter(all[4].Zxid, 0)
 	if !ok || len(es) != 95 || es[0].Zxid != all[5].Zxid || es[94].Zxid != all[99].Zxid {
 		t.Fatalf("entriesAfter = %d entries, %v", len(es), ok)
 	}
@@ -114,11 +118,11 @@ func TestEntriesAfterReadsDroppedDataBack(t *testing.T) {
 		}
 	}
 	short := &Core{cfg: Config{Log: diskLog{es: all[:50]}}, lg: c.lg, log: c.log}
-	if _, ok := short.entriesAfter(all[4].Zxid); ok {
+	if _, ok := short.entriesAfter(all[4].Zxid, 0); ok {
 		t.Error("a durable log shorter than the history was taken")
 	}
 	broken := &Core{cfg: Config{Log: diskLog{err: errors.New("disk gone")}}, lg: c.lg, log: c.log}
-	if _, ok := broken.entriesAfter(all[4].Zxid); ok {
+	if _, ok := broken.entriesAfter(all[4].Zxid, 0); ok {
 		t.Error("a failing durable log was taken")
 	}
 }

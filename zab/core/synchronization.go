@@ -32,7 +32,7 @@ func (c *Core) sendNewLeader(to uint64, ps *peerState) {
 	}
 	// NEWLEADER carries what fits in one message; the rest follows at once
 	// as PROPOSE, which a synchronizing follower takes in order.
-	rest, ok := c.entriesAfter(m.Zxid)
+	rest, ok := c.entriesAfter(m.Zxid, 0)
 	if !ok {
 		return
 	}

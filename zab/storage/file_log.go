@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -324,6 +325,12 @@ func (l *FileLog) usable() error {
 
 // Entries returns the durable entries above after, in zxid order.
 func (l *FileLog) Entries(after core.Zxid) ([]core.Entry, error) {
+	return l.EntriesBetween(after, math.MaxUint64)
+}
+
+// EntriesBetween returns the durable entries in (after, upto], in zxid
+// order, reading only the files that can hold them.
+func (l *FileLog) EntriesBetween(after, upto core.Zxid) ([]core.Entry, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
@@ -331,6 +338,9 @@ func (l *FileLog) Entries(after core.Zxid) ([]core.Entry, error) {
 	}
 	var out []core.Entry
 	for i, seg := range l.segs {
+		if seg.first > upto {
+			break
+		}
 		limit := int64(-1) // whole file: all but the last segment are durable
 		if i+1 < len(l.segs) {
 			if l.segs[i+1].first-1 <= after {
@@ -340,7 +350,7 @@ func (l *FileLog) Entries(after core.Zxid) ([]core.Entry, error) {
 			limit = l.synced
 		}
 		err := readSegment(seg, limit, func(e core.Entry) {
-			if e.Zxid > after {
+			if e.Zxid > after && e.Zxid <= upto {
 				out = append(out, e)
 			}
 		})

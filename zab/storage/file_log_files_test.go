@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"zablab/zab/core"
 )
@@ -50,6 +51,16 @@ func TestFileLogRotation(t *testing.T) {
 	defer closeLog(t, l)
 	for _, after := range []core.Zxid{0, es[0].Zxid, es[9].Zxid, es[33].Zxid, es[58].Zxid, es[59].Zxid, core.NewZxid(2, 0)} {
 		checkEntries(t, l, after, entriesAbove(es, after))
+	}
+	// A range across files: only (after, upto], from the files that hold it.
+	for _, r := range [][2]int{{0, 0}, {3, 17}, {9, 33}, {40, 59}, {20, 21}} {
+		got, err := l.EntriesBetween(es[r[0]].Zxid, es[r[1]].Zxid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(es[r[0]+1:r[1]+1], got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("EntriesBetween(%s, %s) (-want +got):\n%s", es[r[0]].Zxid, es[r[1]].Zxid, diff)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -81,11 +82,16 @@ func (l *MemLog) Crash(rng *rand.Rand) {
 }
 
 func (l *MemLog) Entries(after core.Zxid) ([]core.Entry, error) {
+	return l.EntriesBetween(after, math.MaxUint64)
+}
+
+// EntriesBetween returns the durable entries in (after, upto].
+func (l *MemLog) EntriesBetween(after, upto core.Zxid) ([]core.Entry, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []core.Entry
 	for _, e := range l.durable {
-		if e.Zxid > after {
+		if e.Zxid > after && e.Zxid <= upto {
 			out = append(out, e)
 		}
 	}

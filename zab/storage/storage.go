@@ -22,6 +22,8 @@ type Log interface {
 	Sync() error
 	// Entries returns the durable entries above z, in order.
 	Entries(after core.Zxid) ([]core.Entry, error)
+	// EntriesBetween returns the durable entries in (after, upto], in order.
+	EntriesBetween(after, upto core.Zxid) ([]core.Entry, error)
 	// RemoveBefore may drop entries at or below z, which a durable snapshot
 	// holds; implementations keep whatever is convenient.
 	RemoveBefore(z core.Zxid) error
