@@ -62,7 +62,10 @@ func (s *slot) stampApplied(resp *mwzookeeper.Response) {
 	if !s.hdr.Op.IsWrite() || s.c.srv.board == nil {
 		return
 	}
-	if w, ok := s.c.srv.board.Lookup(zab.Zxid(resp.Zxid)); ok {
+	// A write is proposed after its frame was read: a delivery proposed
+	// earlier is another write's, whose zxid a refused write's or a
+	// ConnectionLoss reply also carries (the last one applied).
+	if w, ok := s.c.srv.board.Lookup(zab.Zxid(resp.Zxid)); ok && !w.Proposed.Before(s.start) {
 		s.timed, s.zab, s.applied = true, w, time.Now()
 	}
 }
