@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -18,14 +19,17 @@ const Version = "3.8.0-zablab"
 const notServing = "This ZooKeeper instance is not currently serving requests\n"
 
 // fourLetterWord answers a four-letter word and closes the connection, as
-// ZooKeeper does; a word the whitelist (4lw.commands.whitelist) leaves out
-// gets ZooKeeper's refusal.
+// ZooKeeper does; a known word the whitelist (4lw.commands.whitelist) leaves
+// out gets ZooKeeper's refusal, an unknown one a closed connection.
 func (c *conn) fourLetterWord(word string) {
 	c.br.Discard(4)
 	c.isWord.Store(true) // not a client: left out of the counts
 	s := c.srv
 	var b strings.Builder
 	switch {
+	case !slices.Contains(fourLetterWords, word):
+		c.closeQuiet("unknown four-letter word " + word)
+		return
 	case !s.cfg.Ops.allowed(word):
 		fmt.Fprintf(&b, "%s is not executed because it is not in the whitelist.\n", word)
 	case !s.answerWord(&b, word):

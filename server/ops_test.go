@@ -65,6 +65,9 @@ func TestWhitelistAsZooKeeper(t *testing.T) {
 	if got := fourLetter(t, s.Addr(), "mntr"); got != "mntr is not executed because it is not in the whitelist.\n" {
 		t.Errorf("mntr without the key = %q, want ZooKeeper's refusal", got)
 	}
+	if got := fourLetter(t, s.Addr(), "xyzw"); got != "" {
+		t.Errorf("an unknown word without the key = %q, want the connection closed without an answer", got)
+	}
 	p, _ := properties.LoadString("clientPort=1\n4lw.commands.whitelist=srvr, ruk\n")
 	if _, err := ConfigFromProperties(p, true); err == nil || !strings.Contains(err.Error(), `"4lw.commands.whitelist"`) ||
 		!strings.Contains(err.Error(), `"ruk"`) {
