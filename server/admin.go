@@ -58,24 +58,31 @@ func (s *Server) serve(key, addr string, h http.Handler) error {
 }
 
 // startHTTP starts the admin API and /metrics where the properties turn
-// them on.
-func (s *Server) startHTTP() error {
+// them on. It returns the log lines that say so, for the caller to log
+// once the Service started: a peer that fails to start (a bad key, a
+// locked data folder) should not have said it listens.
+func (s *Server) startHTTP() (announce func(), err error) {
 	o := s.cfg.Ops
+	var urls [][2]string
 	if o.AdminPort > 0 {
 		addr := net.JoinHostPort(o.AdminAddress, strconv.Itoa(o.AdminPort))
 		if err := s.serve(KeyAdminPort, addr, http.HandlerFunc(s.adminHandler)); err != nil {
-			return err
+			return nil, err
 		}
-		s.log.WithField("url", "http://"+addr+"/commands").Info("admin API listening")
+		urls = append(urls, [2]string{"admin API listening", "http://" + addr + "/commands"})
 	}
 	if o.MetricsPort > 0 {
 		addr := net.JoinHostPort(o.MetricsAddress, strconv.Itoa(o.MetricsPort))
 		if err := s.serve(KeyMetricsPort, addr, s.metricsHandler()); err != nil {
-			return err
+			return nil, err
 		}
-		s.log.WithField("url", "http://"+addr+"/metrics").Info("metrics listening")
+		urls = append(urls, [2]string{"metrics listening", "http://" + addr + "/metrics"})
 	}
-	return nil
+	return func() {
+		for _, u := range urls {
+			s.log.WithField("url", u[1]).Info(u[0])
+		}
+	}, nil
 }
 
 // stopHTTP closes the HTTP listeners and their connections.

@@ -2,8 +2,10 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,9 +15,11 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	logtest "github.com/sirupsen/logrus/hooks/test"
 
 	"zablab/internal/ports"
 	"zablab/internal/wait"
+	mw "zablab/mwzookeeper"
 	"zablab/properties"
 )
 
@@ -191,5 +195,40 @@ func TestMetrics(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		os.WriteFile(t.TempDir()+"/metrics.txt", []byte(body), 0o644)
 		t.Fatalf("promtool check metrics: %v\n%s", err, out)
+	}
+}
+
+// failingStart is a Service whose Start fails, as a peer with a locked
+// data folder or a bad key does.
+type failingStart struct{ *fake }
+
+func (failingStart) Start(*properties.Properties, mw.Host) error {
+	return errors.New("data folder in use")
+}
+
+// TestNoListeningLineWhenStartFails: a server whose Service does not start
+// never says its admin API or metrics listen (an operator would look there).
+func TestNoListeningLineWhenStartFails(t *testing.T) {
+	logger, hook := logtest.NewNullLogger()
+	p, err := properties.LoadString(testProps + opsProps(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(p, func() mw.Service { return failingStart{newFake()} }, Options{Listener: ln, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(); err == nil {
+		s.Stop()
+		t.Fatal("Start succeeded with a failing Service")
+	}
+	for _, e := range hook.AllEntries() {
+		if strings.Contains(e.Message, "listening") {
+			t.Errorf("a server that did not start logged %q", e.Message)
+		}
 	}
 }

@@ -122,9 +122,12 @@ func (s *Server) Start() error {
 	go s.acceptLoop(ln)
 	s.others.Add(1)
 	go s.reaper()
-	err := s.startHTTP()
+	announce, err := s.startHTTP()
 	if err == nil {
 		err = s.svc.Start(s.props, s.host)
+	}
+	if err == nil {
+		announce()
 	}
 	if err != nil {
 		s.closeNetwork()
