@@ -15,7 +15,7 @@ import (
 )
 
 // gradebookHeader is the first line of gradebook.csv.
-var gradebookHeader = []string{"submission", "status", "total", "bonus", "A5.1", "A5.2", "A5.3", "A5.4", "A5.5", "A5.6", "A5.7", "sha256", "seconds"}
+var gradebookHeader = []string{"submission", "status", "total", "bonus", "A5.1", "A5.2", "A5.3", "A5.4", "A5.5", "A5.6", "A5.7", "sha256", "seconds", "note"}
 
 // batchItem is one entry of the submissions folder.
 type batchItem struct {
@@ -182,10 +182,43 @@ func progressLine(it *batchItem) string {
 	if r.Status == "graded" || r.Status == "timeout" {
 		s += fmt.Sprintf(" %d/%d, bonus %d/%d", r.Required.Earned, r.Required.Possible, r.Bonus.Earned, r.Bonus.Possible)
 	}
+	if n := reportNote(r); n != "" {
+		s += ": " + n
+	}
 	if it.skipped {
 		return s + " (unchanged since the last grading: not graded again)"
 	}
 	return s + fmt.Sprintf(" (%.0f s)", r.Seconds)
+}
+
+// reportNote says in one line why a submission earned nothing by the
+// usual way: what refused it, the compiler's first line, where it hung.
+func reportNote(r *Report) string {
+	var n string
+	switch r.Status {
+	case "refused":
+		if len(r.Problems) > 0 {
+			n = r.Problems[0]
+		}
+	case "compile-error":
+		for _, l := range r.Compile {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				n = l
+				break
+			}
+		}
+	case "timeout":
+		n = "time ran out"
+		for _, p := range r.Problems {
+			if _, where, ok := strings.Cut(p, "(a call that never returns?): "); ok {
+				n = "stuck in " + where
+			}
+		}
+	}
+	if len(n) > 200 {
+		n = n[:197] + "..."
+	}
+	return n
 }
 
 // writeGradebook writes one line per submission.
@@ -216,5 +249,5 @@ func gradebookRow(name string, r *Report) []string {
 		}
 		row = append(row, strconv.Itoa(r.Parts[i].Score.Earned))
 	}
-	return append(row, r.SHA256, strconv.FormatFloat(r.Seconds, 'f', 1, 64))
+	return append(row, r.SHA256, strconv.FormatFloat(r.Seconds, 'f', 1, 64), reportNote(r))
 }

@@ -95,6 +95,12 @@ func TestBatchGradesAClass(t *testing.T) {
 	if text := readFile(t, filepath.Join(out, "broken", "report.txt")); !strings.Contains(text, "DOES NOT COMPILE") || !strings.Contains(text, "broken.go:3") {
 		t.Errorf("the compile error's report does not lead with the compiler's message:\n%s", text)
 	}
+	// Why a submission earned nothing the usual way is in the gradebook's last column.
+	for name, want := range map[string]string{"broken": "broken.go:3", "hang": "stuck in (*Service).Start (service.go:", "ref": ""} {
+		if note := book[name][len(book[name])-1]; !strings.Contains(note, want) || (want == "" && note != "") {
+			t.Errorf("%s: gradebook note %q, want one with %q", name, note, want)
+		}
+	}
 	// The hanging Start is named, with the test it hung and the tests that never started.
 	text := readFile(t, filepath.Join(out, "hang", "report.txt"))
 	for _, want := range []string{"still running then: A5.1/", "(*Service).Start (service.go:", ": not finished", "Not started, the time ran out before them"} {
@@ -128,7 +134,7 @@ func readGradebook(t *testing.T, file string) map[string][]string {
 	if err != nil || len(rows) == 0 {
 		t.Fatalf("%s: %v", file, err)
 	}
-	if strings.Join(rows[0], ",") != "submission,status,total,bonus,A5.1,A5.2,A5.3,A5.4,A5.5,A5.6,A5.7,sha256,seconds" {
+	if strings.Join(rows[0], ",") != "submission,status,total,bonus,A5.1,A5.2,A5.3,A5.4,A5.5,A5.6,A5.7,sha256,seconds,note" {
 		t.Fatalf("header %q", rows[0])
 	}
 	out := map[string][]string{}
