@@ -17,12 +17,9 @@ import (
 
 func main() {
 	err := run1(os.Args[1:], os.Stdout)
-	switch {
-	case errors.Is(err, pflag.ErrHelp):
-		// --help printed the flags: asking for help is no failure
-	case err != nil:
+	if code := exitCode(err); code != 0 {
 		fmt.Fprintln(os.Stderr, "mwzk-handout:", err)
-		os.Exit(exitCode(err))
+		os.Exit(code)
 	}
 }
 
@@ -30,8 +27,13 @@ func main() {
 // commands; any other failure is 1.
 var errUsage = errors.New("bad command line")
 
+// exitCode is the status for run1's result: --help printed the flags, and
+// asking for help is no failure.
 func exitCode(err error) int {
-	if errors.Is(err, errUsage) {
+	switch {
+	case err == nil || errors.Is(err, pflag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
 		return 2
 	}
 	return 1
