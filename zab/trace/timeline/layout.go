@@ -73,7 +73,10 @@ type band struct {
 // into one row where nothing orders them: a row never holds two events of
 // a lane, nor a receipt and its send, nor anything besides a world event.
 func build(p *Page) *data {
-	d := &data{Title: p.Title, Summary: p.Summary, Notes: p.Notes, Open: -1, Unit: p.unit()}
+	// Empty lists, not nil: JSON null would break the script's loops (a
+	// run of one peer sends no message).
+	d := &data{Title: p.Title, Summary: p.Summary, Notes: append([]string{}, p.Notes...), Open: -1, Unit: p.unit(),
+		Lanes: []lane{}, Events: []pev{}, Arrows: []arrow{}, Bands: []band{}, Causes: []int{}, Types: []string{}}
 	laneOf := d.lanes(p.Events)
 	ref := map[trace.Ref]int{}
 	sendOf := map[uint64]int{} // message ID → its send

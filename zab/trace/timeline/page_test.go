@@ -103,3 +103,12 @@ func TestViolationPageOpensAtTheViolation(t *testing.T) {
 	pg.Screenshot(t, filepath.Join(dir, "violation.png"))
 	pg.Picture(t, "violation")
 }
+
+// TestOnePeerPageLoads: a run of one peer sends no message; its page must
+// still draw (the script once met JSON null for the empty lists).
+func TestOnePeerPageLoads(t *testing.T) {
+	b := browser.Start(t)
+	evs, _ := simEvents(t, sim.Options{Seed: 5, Voters: 1, Observers: 0})
+	pg := openPage(t, b, &Page{Title: "one peer", Events: evs}, artifacts.Scratch(t), "onepeer")
+	assertDrawn(t, pg, evs)
+}
