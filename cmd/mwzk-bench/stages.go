@@ -1,16 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 
 	"zablab/server"
 )
@@ -19,7 +18,7 @@ import (
 // histograms (server/stages.go), scraped from its /metrics before and after
 // the loads; the difference is what the loads' writes spent per stage.
 
-const stageMetric = "mwzk_write_stage_seconds_bucket"
+const stageMetric = "mwzk_write_stage_seconds"
 
 // bucket is one cumulative bucket of a histogram: count samples ≤ le.
 type bucket struct {
@@ -45,63 +44,36 @@ func scrapeStages(url string) (stageHists, error) {
 }
 
 // parseStages takes the buckets of role's stages from Prometheus's text
-// format; other lines are skipped.
+// format (Prometheus's own parser), with +Inf as the last bucket.
 func parseStages(r io.Reader, role string) (stageHists, error) {
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(r)
+	if err != nil {
+		return nil, fmt.Errorf("bench: metrics: %w", err)
+	}
 	h := stageHists{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, stageMetric+"{") {
+	fam := fams[stageMetric]
+	if fam == nil {
+		return h, nil
+	}
+	for _, m := range fam.GetMetric() {
+		labels := map[string]string{}
+		for _, l := range m.GetLabel() {
+			labels[l.GetName()] = l.GetValue()
+		}
+		if labels["role"] != role || m.GetHistogram() == nil {
 			continue
 		}
-		end := strings.LastIndexByte(line, '}')
-		if end < 0 {
-			return nil, fmt.Errorf("bench: metrics line %q: no closing brace", line)
+		var bs []bucket
+		for _, b := range m.GetHistogram().GetBucket() {
+			bs = append(bs, bucket{le: b.GetUpperBound(), count: float64(b.GetCumulativeCount())})
 		}
-		labels := parseLabels(line[len(stageMetric)+1 : end])
-		if labels["role"] != role {
-			continue
+		if len(bs) == 0 || !math.IsInf(bs[len(bs)-1].le, 1) {
+			bs = append(bs, bucket{le: math.Inf(1), count: float64(m.GetHistogram().GetSampleCount())})
 		}
-		fields := strings.Fields(line[end+1:])
-		if len(fields) == 0 {
-			return nil, fmt.Errorf("bench: metrics line %q: no value", line)
-		}
-		le, err1 := strconv.ParseFloat(labels["le"], 64) // "+Inf" parses as Inf
-		n, err2 := strconv.ParseFloat(fields[0], 64)
-		if err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("bench: metrics line %q: bad le or value", line)
-		}
-		st := labels["stage"]
-		h[st] = append(h[st], bucket{le: le, count: n})
+		h[labels["stage"]] = bs
 	}
-	for _, bs := range h {
-		slices.SortFunc(bs, func(a, b bucket) int { return cmpFloat(a.le, b.le) })
-	}
-	return h, sc.Err()
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// parseLabels splits `a="x",b="y"`; the values this bench reads hold no
-// quotes or commas, so no unescaping is needed.
-func parseLabels(s string) map[string]string {
-	m := map[string]string{}
-	for _, kv := range strings.Split(s, ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		if ok {
-			m[strings.TrimSpace(k)] = strings.Trim(v, `"`)
-		}
-	}
-	return m
+	return h, nil
 }
 
 // since is h minus an earlier scrape: the samples taken in between.

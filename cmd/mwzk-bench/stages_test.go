@@ -26,7 +26,8 @@ mwzk_write_stage_seconds_bucket{role="leader",stage="total",le="+Inf"} 10
 znodes 12
 `
 
-const sampleAfter = `mwzk_write_stage_seconds_bucket{role="follower",stage="fsync",le="0.001"} 500
+const sampleAfter = `# TYPE mwzk_write_stage_seconds histogram
+mwzk_write_stage_seconds_bucket{role="follower",stage="fsync",le="0.001"} 500
 mwzk_write_stage_seconds_bucket{role="follower",stage="fsync",le="+Inf"} 500
 mwzk_write_stage_seconds_bucket{role="leader",stage="fsync",le="0.001"} 10
 mwzk_write_stage_seconds_bucket{role="leader",stage="fsync",le="0.002"} 110
@@ -50,6 +51,14 @@ func TestStageTableFromSample(t *testing.T) {
 	after, err := parseStages(strings.NewReader(sampleAfter), "leader")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The follower's buckets are its own, never mixed with the leader's.
+	fol, err := parseStages(strings.NewReader(sampleAfter), "follower")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bs := fol["fsync"]; len(bs) != 2 || bs[1].count != 500 || len(fol) != 1 {
+		t.Errorf("follower's stages %v, want only fsync with 500 samples", fol)
 	}
 	var out bytes.Buffer
 	printStages(&out, after.since(before))
