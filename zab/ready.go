@@ -32,11 +32,8 @@ func (n *node) process() {
 		now, later := n.split.Split(rd.Messages)
 		n.send(now)
 		early := rd.Snapshot == nil && rd.Truncate == nil && rd.Stable == nil
-		if early {
-			if err := n.deliver(rd.Events); err != nil {
-				n.failure = err
-				return
-			}
+		if early && !n.deliverOrStop(rd.Events) {
+			return
 		}
 		t0 := mono()
 		if err := n.store.Persist(&rd); err != nil {
@@ -48,11 +45,8 @@ func (n *node) process() {
 		n.stages.persisted(rd.Entries, n.cfg.ID, n.inc, t0, t1)
 		n.trace.ready(&rd)
 		n.send(later)
-		if !early {
-			if err := n.deliver(rd.Events); err != nil {
-				n.failure = err
-				return
-			}
+		if !early && !n.deliverOrStop(rd.Events) {
+			return
 		}
 		n.core.Advance(rd)
 		n.trace.changed(n.core)
@@ -70,6 +64,15 @@ func (n *node) send(ms []core.Message) {
 		n.trace.send(&ms[i])
 		n.tr.Send(ms[i])
 	}
+}
+
+// deliverOrStop delivers evs; false when that failed and the peer stops.
+func (n *node) deliverOrStop(evs []core.Event) bool {
+	if err := n.deliver(evs); err != nil {
+		n.failure = err
+		return false
+	}
+	return true
 }
 
 // deliver runs the callbacks, or holds them back while a snapshot is
