@@ -11,7 +11,7 @@ SERVER ?= 127.0.0.1:13181,127.0.0.1:13281,127.0.0.1:13381
 
 run-bins:
 	@mkdir -p bin
-	$(GO) build -o bin/ ./cmd/mwzk-server ./cmd/mwzk-run
+	$(GO) build -o bin/ ./cmd/mwzk-server ./cmd/mwzk-run ./cmd/mwzk-cli # the banner offers ./bin/mwzk-cli
 
 run: run-bins ## 3-peer MWZooKeeper ensemble of testdata/ensemble3 in the foreground (Ctrl-C stops it); IMPL=assignment runs your own Service (the default where there is no reference); TRACE=1 traces it
 	./bin/mwzk-run --ensemble testdata/ensemble3 --bin bin/mwzk-server --impl $(RUN_IMPL) $(RUN_TRACE)

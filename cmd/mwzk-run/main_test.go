@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"regexp"
@@ -178,4 +179,16 @@ func upLines(n int) []string {
 		l = append(l, fmt.Sprintf("[peer%d] fake peer%d up args=--impl solution", i, i))
 	}
 	return l
+}
+
+// TestRunBuildsTheShellItOffers: the banner offers ./bin/mwzk-cli, so the
+// targets that start the launcher build it (a clean clone had none).
+func TestRunBuildsTheShellItOffers(t *testing.T) {
+	out, err := exec.Command("make", "-n", "-C", "../..", "run-bins").CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n run-bins: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "./cmd/mwzk-cli") {
+		t.Errorf("make run-bins does not build ./cmd/mwzk-cli, which the banner offers:\n%s", out)
+	}
 }
