@@ -32,17 +32,16 @@ func (c *conn) fourLetterWord(word string) {
 		return
 	case !s.cfg.Ops.allowed(word):
 		fmt.Fprintf(&b, "%s is not executed because it is not in the whitelist.\n", word)
-	case !s.answerWord(&b, word):
-		c.closeQuiet("unknown four-letter word " + word)
-		return
+	default:
+		s.answerWord(&b, word)
 	}
 	c.nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
 	c.nc.Write([]byte(b.String()))
 	c.closeQuiet("answered " + word)
 }
 
-// answerWord writes the answer to word; false for a word it does not know.
-func (s *Server) answerWord(b *strings.Builder, word string) bool {
+// answerWord writes the answer to word, one of fourLetterWords.
+func (s *Server) answerWord(b *strings.Builder, word string) {
 	switch word {
 	case "ruok":
 		b.WriteString("imok")
@@ -66,10 +65,7 @@ func (s *Server) answerWord(b *strings.Builder, word string) bool {
 			break
 		}
 		s.writeStatus(b, word)
-	default:
-		return false
 	}
-	return true
 }
 
 func (s *Server) writeStatus(b *strings.Builder, word string) {

@@ -232,3 +232,15 @@ func TestNoListeningLineWhenStartFails(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryKnownWordIsAnswered: each word of fourLetterWords has an answer
+// (answerWord's switch and the list are kept by hand).
+func TestEveryKnownWordIsAnswered(t *testing.T) {
+	s := startServer(t, newFake(), testProps)
+	for _, w := range fourLetterWords {
+		// wchc and wchp list watches by session and path: nothing without any
+		if got := fourLetter(t, s.Addr(), w); got == "" && w != "wchc" && w != "wchp" {
+			t.Errorf("%s: no answer", w)
+		}
+	}
+}

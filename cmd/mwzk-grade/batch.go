@@ -215,8 +215,8 @@ func reportNote(r *Report) string {
 			}
 		}
 	}
-	if len(n) > 200 {
-		n = n[:197] + "..."
+	if r := []rune(n); len(r) > 200 {
+		n = string(r[:197]) + "..." // whole characters: the note is UTF-8 text
 	}
 	return n
 }
