@@ -58,6 +58,10 @@ func checkFiles(files map[string][]byte) error {
 	if len(problems) == 0 {
 		return nil
 	}
+	if slices.ContainsFunc(problems, func(p string) bool { return strings.HasSuffix(p, "is not allowed") }) {
+		problems = append(problems, "allowed imports: "+strings.Join(allowedModule, ", ")+
+			", and of the standard library "+strings.Join(allowedStd, ", "))
+	}
 	return fmt.Errorf("%w: %s", errRefused, strings.Join(problems, "; "))
 }
 
@@ -75,7 +79,7 @@ func checkFile(name string, src []byte) []string {
 	for _, imp := range f.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
 		if !slices.Contains(allowedStd, p) && !slices.Contains(allowedModule, p) {
-			out = append(out, fmt.Sprintf("%s: import %q is not allowed (see the allowed imports in README.md, \"Grading\")", at(imp.Pos()), p))
+			out = append(out, fmt.Sprintf("%s: import %q is not allowed", at(imp.Pos()), p))
 		}
 	}
 	out = append(out, directives(f, at)...)

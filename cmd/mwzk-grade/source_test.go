@@ -141,3 +141,18 @@ func keys(m map[string][]byte) []string {
 	}
 	return out
 }
+
+// TestImportRefusalListsWhatIsAllowed: the refusal is the student's only
+// guide, so it names every allowed import.
+func TestImportRefusalListsWhatIsAllowed(t *testing.T) {
+	err := checkFiles(map[string][]byte{"multi.go": []byte("package aufgabe5\n\nimport \"reflect\"\n\nvar _ = reflect.TypeOf\n")})
+	if err == nil {
+		t.Fatal("import \"reflect\" was not refused")
+	}
+	got := err.Error()
+	for _, want := range append([]string{`multi.go:3: import "reflect" is not allowed`}, append(allowedModule, allowedStd...)...) {
+		if !strings.Contains(got, want) {
+			t.Errorf("refusal %q lacks %q", got, want)
+		}
+	}
+}
