@@ -17,8 +17,8 @@ import (
 const notServing = "not currently serving requests"
 
 // quorumHint says why a connection was lost when the servers can tell:
-// every server that answers srvr says it is not serving, so the ensemble
-// has no quorum. Empty when that is not what the servers say.
+// every server that answers srvr says it is not serving. Empty when that is
+// not what the servers say.
 func quorumHint(servers []string) string {
 	var answering, down []string
 	for _, addr := range servers {
@@ -34,11 +34,13 @@ func quorumHint(servers []string) string {
 	if len(answering) == 0 {
 		return ""
 	}
-	hint := fmt.Sprintf("no quorum: the peers at %s run but serve no requests (LOOKING)", strings.Join(answering, ", "))
+	// srvr cannot say why: a peer without quorum and a Service that never
+	// called Host.Serving(true) (a student's Status callback) look the same.
+	hint := fmt.Sprintf("the peers at %s run but serve no requests", strings.Join(answering, ", "))
 	if len(down) > 0 {
 		hint += fmt.Sprintf("; nothing answers at %s", strings.Join(down, ", "))
 	}
-	return hint + ": is a majority of the peers running?"
+	return hint + ": no quorum (LOOKING: is a majority of the peers running?), or a Service that never reported serving (Host.Serving(true))"
 }
 
 // srvr asks addr the four-letter word srvr: "" when nothing answers,

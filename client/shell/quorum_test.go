@@ -40,7 +40,7 @@ func TestQuorumHint(t *testing.T) {
 	dead := ln.Addr().String()
 	ln.Close()
 	got := quorumHint([]string{looking, dead})
-	for _, want := range []string{"no quorum: the peers at " + looking + " run but serve no requests", "nothing answers at " + dead,
+	for _, want := range []string{"the peers at " + looking + " run but serve no requests", "no quorum (LOOKING", "never reported serving", "nothing answers at " + dead,
 		"majority of the peers"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("hint %q lacks %q", got, want)
