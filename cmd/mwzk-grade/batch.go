@@ -123,7 +123,11 @@ func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Rep
 		rep = refusedReport(root, o, it, err)
 	default:
 		sub.Name = it.name
+		o.pictures, o.picturesBase = filepath.Join(dir, "pictures"), dir
 		rep, err = gradeSubmission(ctx, root, o, sub, io.Discard)
+		if rep != nil {
+			tidyPictures(rep, o.pictures)
+		}
 		if rep == nil || rep.Status == "" {
 			rep = refusedReport(root, o, it, err)
 			rep.Status = "error"

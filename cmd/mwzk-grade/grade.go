@@ -124,12 +124,15 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 	if err != nil {
 		return err
 	}
+	if err := preparePictures(o.pictures); err != nil {
+		return err
+	}
 	var runs []*run
 	for k := range o.repeat {
 		if o.repeat > 1 {
 			fmt.Fprintf(log, "mwzk-grade: %s: run %d/%d …\n", sub.Name, k+1, o.repeat)
 		}
-		spec := runSpec{part: o.part, timeout: o.timeout, ports: o.ports}
+		spec := runSpec{part: o.part, timeout: o.timeout, ports: o.ports, pictures: runPictures(o.pictures, k, o.repeat)}
 		if k < len(o.seeds) {
 			spec.seeds = o.seeds[k]
 		}
@@ -146,6 +149,7 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 		}
 	}
 	score(rep, runs, o.part)
+	attachPictures(rep, o.pictures, o.picturesBase, len(runs))
 	rep.Seeds = seedsOf(runs)
 	if ctx.Err() != nil || slices.ContainsFunc(runs, func(r *run) bool { return r.timedOut }) {
 		return errTimeout

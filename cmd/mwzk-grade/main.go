@@ -36,6 +36,9 @@ type options struct {
 
 	seeds []map[string]int64 // per run (replay)
 	ports string             // MWZK_PORTS for the suite
+
+	pictures     string // the folder for failing tests' pages (pictures.go); "" for none
+	picturesBase string // the folder the report's picture paths are relative to
 }
 
 // errUsage is a bad command line.
@@ -165,7 +168,13 @@ func gradeOne(ctx context.Context, root string, o options, stdout io.Writer) err
 		return err
 	}
 	fmt.Fprintf(stdout, "mwzk-grade: grading %s (%d files) in a fresh copy of the grader's tree …\n", sub.Name, len(sub.Files))
+	if o.pictures, o.picturesBase, err = picturesDir(o.jsonFile()); err != nil {
+		return err
+	}
 	rep, gerr := gradeSubmission(ctx, root, o, sub, stdout)
+	if rep != nil {
+		tidyPictures(rep, o.pictures)
+	}
 	if rep != nil && (gerr == nil || rep.Status != "") {
 		printReport(stdout, rep)
 		if file := o.jsonFile(); file != "" {

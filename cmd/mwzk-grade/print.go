@@ -92,6 +92,9 @@ func printFailures(w io.Writer, rep *Report) {
 			for _, l := range t.Failure {
 				fmt.Fprintf(w, "      %s\n", strings.TrimSpace(l))
 			}
+			for _, p := range t.Pictures {
+				fmt.Fprintf(w, "      picture of the failure (open it in a browser): %s\n", p)
+			}
 		}
 	}
 	if len(notStarted) > 0 {

@@ -16,16 +16,18 @@ import (
 	"sync"
 	"time"
 
+	"zablab/internal/artifacts"
 	"zablab/internal/gradeseal"
 	"zablab/internal/ports"
 )
 
 // runSpec is one run of the suite's binary.
 type runSpec struct {
-	part    string           // "" for every part
-	seeds   map[string]int64 // per test, to replay a grading
-	timeout time.Duration    // the binary's own -test.timeout
-	ports   string           // MWZK_PORTS for this submission, "" for any
+	part     string           // "" for every part
+	seeds    map[string]int64 // per test, to replay a grading
+	timeout  time.Duration    // the binary's own -test.timeout
+	ports    string           // MWZK_PORTS for this submission, "" for any
+	pictures string           // ZABLAB_ARTIFACTS for this run, "" to leave it alone
 }
 
 // runSuite runs the test binary once in t with a fresh key: results come
@@ -81,6 +83,9 @@ func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) *exec.
 	env := append(os.Environ(), "MWZK_GRADE=1", gradeseal.EnvVar+"=3,4", "MWZK_SEED=")
 	if spec.ports != "" {
 		env = append(env, ports.EnvRange+"="+spec.ports)
+	}
+	if spec.pictures != "" {
+		env = append(env, artifacts.Env+"="+spec.pictures)
 	}
 	if len(spec.seeds) > 0 {
 		var kv []string

@@ -67,6 +67,8 @@ type TestGrade struct {
 	Runs    int      `json:"runs"`
 	Status  string   `json:"status"` // pass, fail, flaky, skip, not started, not finished
 	Failure []string `json:"failure,omitempty"`
+	// Pictures are pages the failing test drew of its failure (pictures.go).
+	Pictures []string `json:"pictures,omitempty"`
 }
 
 // failureLineCount is how many lines of a failing test's output a

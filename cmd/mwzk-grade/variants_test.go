@@ -42,6 +42,9 @@ func gradeOrFail(t *testing.T, o options) Report {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if o.pictures == "" {
+		o.pictures = t.TempDir()
+	}
 	rep, err := gradeSubmission(context.Background(), root, o, sub, testLog{t})
 	if err != nil {
 		t.Fatalf("grade %s: %v", sub.Name, err)
@@ -161,7 +164,34 @@ func TestReferenceStubsAndVariants(t *testing.T) {
 				case l[p.ID] != "":
 					t.Logf("variant %s loses %s %d/%d: %s", name, p.ID, p.Score.Earned, p.Score.Possible, l[p.ID])
 				}
+				checkPictures(t, name, p)
 			}
 		})
+	}
+}
+
+// drawnBy are the variants whose A5.2/Linearizable must find a history
+// that is not linearizable (20 of 20 gradings did), so the whole way of a
+// picture, from the test to the report, is tested on each run.
+var drawnBy = map[string]bool{"reads-skip-session-order": true}
+
+// checkPictures: an A5.2/Linearizable that found a history not
+// linearizable leaves the page of it, and the report names it.
+func checkPictures(t *testing.T, variant string, p PartGrade) {
+	t.Helper()
+	for _, tg := range p.Tests {
+		if p.ID != "A5.2" || tg.Name != "Linearizable" {
+			continue
+		}
+		said := slices.ContainsFunc(tg.Failure, func(l string) bool { return strings.Contains(l, "not linearizable") })
+		if (said || drawnBy[variant]) && len(tg.Pictures) == 0 {
+			t.Errorf("variant %s: A5.2/Linearizable %s without a picture of a history that is not linearizable in the report: %q",
+				variant, tg.Status, tg.Failure)
+		}
+		for _, pic := range tg.Pictures {
+			if b, err := os.ReadFile(pic); err != nil || !strings.Contains(string(b), "not linearizable") {
+				t.Errorf("A5.2/Linearizable's picture %s: %v (%d bytes)", pic, err, len(b))
+			}
+		}
 	}
 }

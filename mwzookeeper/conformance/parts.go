@@ -14,7 +14,7 @@ type Part struct {
 func Parts() []Part {
 	return []Part{
 		{"A5.1", "Client-server, standalone (SingleZab): tree semantics, versions, MWStat, writes through Zab answered at delivery, local reads", 30, false},
-		{"A5.2", "Replication (MultiZab, 3 peers): same state everywhere, local reads, sync, per-client order, state transfer, in-flight requests on leader loss", 30, false},
+		{"A5.2", "Replication (MultiZab, 3 peers): same state everywhere, local reads, sync, per-client order, state transfer, in-flight requests on leader loss, a linearizable history across a leader change", 30, false},
 		{"A5.3", "Ephemeral nodes: gone after close, after expiry, and when the client's server stops; never on one replica only", 20, false},
 		{"A5.4", "Consistent timestamps: equal on every replica despite skewed clocks, increasing across a leader change", 20, false},
 		{"A5.5", "Sequential nodes (optional)", 5, true},

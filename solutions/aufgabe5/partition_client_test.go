@@ -12,15 +12,15 @@ import (
 	"github.com/anishathalye/porcupine"
 	"github.com/go-zookeeper/zk"
 
+	"zablab/internal/lincheck"
 	"zablab/internal/wait"
 )
 
 // The partition tests' clients: real go-zookeeper sessions issuing the
 // linearizability test's mix (create, delete, setData, sync+getData on
-// linKeys, recorded in a linHistory for the model of
-// linearizability_model_test.go), and between them creates of unique
-// nodes under /pl, which are never deleted: every one acknowledged must
-// exist on every peer at the end.
+// lincheck.Keys, recorded in a lincheck.History for lincheck.Model), and
+// between them creates of unique nodes under /pl, which are never deleted:
+// every one acknowledged must exist on every peer at the end.
 
 // partMaxOps bounds each client's loop whatever happens.
 const partMaxOps = 5000
@@ -51,7 +51,7 @@ func (a *partAcks) list() []partAck {
 type partClient struct {
 	id       int
 	conn     *zk.Conn
-	h        *linHistory
+	h        *lincheck.History
 	acks     *partAcks
 	rng      *rand.Rand
 	version  map[string]int32
@@ -67,14 +67,14 @@ func (c *partClient) run(stop <-chan struct{}) {
 			return
 		default:
 		}
-		key := linKeys[c.rng.Intn(len(linKeys))]
+		key := lincheck.Keys[c.rng.Intn(len(lincheck.Keys))]
 		switch r := c.rng.Intn(12); {
 		case r < 2:
-			c.write(linInput{kind: linCreate, key: key, version: -1})
+			c.write(lincheck.Input{Kind: lincheck.Create, Key: key, Version: -1})
 		case r < 3:
-			c.write(linInput{kind: linDelete, key: key, version: c.someVersion(key)})
+			c.write(lincheck.Input{Kind: lincheck.Delete, Key: key, Version: c.someVersion(key)})
 		case r < 6:
-			c.write(linInput{kind: linSet, key: key, version: c.someVersion(key)})
+			c.write(lincheck.Input{Kind: lincheck.Set, Key: key, Version: c.someVersion(key)})
 		case r < 9:
 			c.get(key)
 		default:
@@ -95,75 +95,75 @@ func (c *partClient) someVersion(key string) int32 {
 // error that does not say what happened (a lost connection, a closed
 // client, an expired session) is an unknown outcome: the write may have
 // taken effect or not.
-func partResult(err error) linResult {
+func partResult(err error) lincheck.Result {
 	switch {
 	case err == nil:
-		return linOK
+		return lincheck.OK
 	case errors.Is(err, zk.ErrNoNode):
-		return linNoNode
+		return lincheck.NoNode
 	case errors.Is(err, zk.ErrNodeExists):
-		return linExists
+		return lincheck.Exists
 	case errors.Is(err, zk.ErrBadVersion):
-		return linBadVersion
+		return lincheck.BadVersion
 	case errors.Is(err, zk.ErrSessionMoved):
-		return linMoved
+		return lincheck.Moved
 	}
-	return linUnknown
+	return lincheck.Unknown
 }
 
 // write issues a create, delete or setData with unique data and records it.
-func (c *partClient) write(in linInput) {
+func (c *partClient) write(in lincheck.Input) {
 	c.writes++
-	in.data = fmt.Sprintf("c%d-%d", c.id, c.writes)
-	call := c.h.now()
+	in.Data = fmt.Sprintf("c%d-%d", c.id, c.writes)
+	call := c.h.Now()
 	var st *zk.Stat
 	var err error
-	switch in.kind {
-	case linCreate:
-		_, err = c.conn.Create(in.key, []byte(in.data), 0, zk.WorldACL(zk.PermAll))
-	case linDelete:
-		err = c.conn.Delete(in.key, in.version)
-	case linSet:
-		st, err = c.conn.Set(in.key, []byte(in.data), in.version)
+	switch in.Kind {
+	case lincheck.Create:
+		_, err = c.conn.Create(in.Key, []byte(in.Data), 0, zk.WorldACL(zk.PermAll))
+	case lincheck.Delete:
+		err = c.conn.Delete(in.Key, in.Version)
+	case lincheck.Set:
+		st, err = c.conn.Set(in.Key, []byte(in.Data), in.Version)
 	}
-	ret := c.h.now()
-	out := linOutput{result: partResult(err)}
+	ret := c.h.Now()
+	out := lincheck.Output{Result: partResult(err)}
 	switch {
-	case out.result == linUnknown:
-		ret = linOpen
-	case out.result == linOK && in.kind == linSet:
-		out.version = st.Version
-		c.version[in.key] = st.Version
-	case out.result == linOK && in.kind == linCreate:
-		c.version[in.key] = 0
+	case out.Result == lincheck.Unknown:
+		ret = lincheck.Open
+	case out.Result == lincheck.OK && in.Kind == lincheck.Set:
+		out.Version = st.Version
+		c.version[in.Key] = st.Version
+	case out.Result == lincheck.OK && in.Kind == lincheck.Create:
+		c.version[in.Key] = 0
 	}
-	if out.result != linUnknown {
+	if out.Result != lincheck.Unknown {
 		c.answered.Add(1)
 	}
-	c.h.add(porcupine.Operation{ClientId: c.id, Input: in, Call: call, Output: out, Return: ret})
+	c.h.Add(porcupine.Operation{ClientId: c.id, Input: in, Call: call, Output: out, Return: ret})
 }
 
 // get is a sync and then a getData, recorded as one read from the sync's
 // call to the getData's return; a read that failed had no effect and is
 // not recorded.
 func (c *partClient) get(key string) {
-	call := c.h.now()
+	call := c.h.Now()
 	if _, err := c.conn.Sync(key); err != nil {
 		return
 	}
 	data, st, err := c.conn.Get(key)
-	ret := c.h.now()
+	ret := c.h.Now()
 	res := partResult(err)
-	if res != linOK && res != linNoNode {
+	if res != lincheck.OK && res != lincheck.NoNode {
 		return
 	}
-	out := linOutput{result: res}
-	if res == linOK {
-		out.data, out.version = string(data), st.Version
+	out := lincheck.Output{Result: res}
+	if res == lincheck.OK {
+		out.Data, out.Version = string(data), st.Version
 		c.version[key] = st.Version
 	}
 	c.answered.Add(1)
-	c.h.add(porcupine.Operation{ClientId: c.id, Input: linInput{kind: linGet, key: key}, Call: call, Output: out, Return: ret})
+	c.h.Add(porcupine.Operation{ClientId: c.id, Input: lincheck.Input{Kind: lincheck.Get, Key: key}, Call: call, Output: out, Return: ret})
 }
 
 // unique creates a node no other call names; an acknowledged create must
@@ -172,7 +172,7 @@ func (c *partClient) unique() {
 	c.writes++
 	name := fmt.Sprintf("/pl/c%d-%d", c.id, c.writes)
 	if _, err := c.conn.Create(name, nil, 0, zk.WorldACL(zk.PermAll)); err == nil {
-		c.acks.add(partAck{name: name, client: c.id, at: c.h.now()})
+		c.acks.add(partAck{name: name, client: c.id, at: c.h.Now()})
 		c.answered.Add(1)
 	}
 }
@@ -188,7 +188,7 @@ type partLoad struct {
 
 // partStartLoad starts one client per list of addresses (its first is its
 // home); t.Cleanup stops them if the test does not.
-func partStartLoad(t *testing.T, e *partEnsemble, h *linHistory, acks *partAcks, seed int64, homes [][]string) *partLoad {
+func partStartLoad(t *testing.T, e *partEnsemble, h *lincheck.History, acks *partAcks, seed int64, homes [][]string) *partLoad {
 	l := &partLoad{stop: make(chan struct{})}
 	for id, addrs := range homes {
 		c := &partClient{id: id, conn: e.connect(t, addrs), h: h, acks: acks,

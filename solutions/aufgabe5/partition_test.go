@@ -9,6 +9,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"zablab/internal/histview"
+	"zablab/internal/lincheck"
 	"zablab/internal/wait"
 )
 
@@ -17,9 +18,8 @@ import (
 // clients writing and reading (partition_client_test.go) while the test
 // cuts the network between the peers, then heals it. Afterwards every
 // acknowledged unique create must be on every peer, and the history of the
-// keys must be linearizable under the model of
-// linearizability_model_test.go. The tests need root; they skip
-// otherwise. MWZK_SEED replays a run's random choices.
+// keys must be linearizable under lincheck.Model. The tests need root;
+// they skip otherwise. MWZK_SEED replays a run's random choices.
 
 // partOpsPerLeg is the answers the tests wait for before the fault, under
 // it and after the heal.
@@ -30,7 +30,7 @@ type partRun struct {
 	e      *partEnsemble
 	seed   int64
 	leader int
-	h      *linHistory
+	h      *lincheck.History
 	acks   *partAcks
 	load   *partLoad
 	from   int64 // history time when the cut began
@@ -55,7 +55,7 @@ func partBegin(t *testing.T, homes func(e *partEnsemble, leader int) [][]string)
 		}
 	}
 	setup.Close()
-	r.h = &linHistory{start: time.Now()}
+	r.h = lincheck.NewHistory()
 	r.load = partStartLoad(t, e, r.h, r.acks, seed, homes(e, r.leader))
 	r.load.waitAnswers(t, "answers before the partition", partOpsPerLeg)
 	return r
@@ -77,12 +77,12 @@ func roaming(e *partEnsemble, n int, homes []int) [][]string {
 func (r *partRun) cut(t *testing.T, what string, via int, fault func() error) time.Duration {
 	t.Helper()
 	probe := r.e.connect(t, r.e.addrs(via))
-	r.from = r.h.now()
+	r.from = r.h.Now()
 	begin := time.Now()
 	if err := fault(); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	r.cutAt = r.h.now()
+	r.cutAt = r.h.Now()
 	t.Logf("%s; cuts (from->to) %v", what, r.e.net.Cuts())
 	deadline := begin.Add(60 * time.Second)
 	for k := 0; k < 100_000 && time.Now().Before(deadline); k++ {
@@ -104,7 +104,7 @@ func (r *partRun) heal(t *testing.T, replica int, details string) {
 	if err := r.e.net.Heal(); err != nil {
 		t.Fatal(err)
 	}
-	r.faults = append(r.faults, histview.Fault{Replica: replica, Kind: histview.Other, Start: r.from, End: r.h.now(), Details: details})
+	r.faults = append(r.faults, histview.Fault{Replica: replica, Kind: histview.Other, Start: r.from, End: r.h.Now(), Details: details})
 	leader := r.e.waitRoles(t, "a leader and its followers after the heal", 0)
 	t.Logf("healed; peer %d leads", leader)
 	r.load.waitAnswers(t, "answers after the heal", partOpsPerLeg)
@@ -120,7 +120,7 @@ func (r *partRun) check(t *testing.T) {
 	for _, i := range r.e.all() {
 		conn := r.e.connect(t, r.e.addrs(i))
 		c := &partClient{id: 100 + i, conn: conn, h: r.h, answered: &r.load.answered, version: map[string]int32{}}
-		for _, key := range linKeys {
+		for _, key := range lincheck.Keys {
 			before := r.load.answered.Load()
 			if c.get(key); r.load.answered.Load() == before {
 				t.Errorf("peer %d: the final sync+getData of %s failed", i, key)
@@ -146,7 +146,7 @@ func (r *partRun) check(t *testing.T) {
 		conn.Close()
 	}
 	t.Logf("%d acknowledged unique creates, %d missing on some peer", len(acked), missing)
-	linCheck(t, r.seed, r.h.closed(), r.faults)
+	linCheck(t, r.seed, r.h.Closed(), r.faults)
 }
 
 // TestPartitionLeaderIsolated cuts the leader off from both followers.
@@ -198,7 +198,7 @@ func TestPartitionMinorityKeepsClients(t *testing.T) {
 	wait.For(t, fmt.Sprintf("peer %d to stop leading", old), 30*time.Second, func() bool { return r.e.state(old) != "leader" })
 	wait.For(t, "a new leader among the majority", 30*time.Second, func() bool { return r.e.leaderAmong(others, old) != 0 })
 	r.load.waitAnswers(t, "answers of the majority's clients", partOpsPerLeg)
-	healAt := r.h.now()
+	healAt := r.h.Now()
 	r.heal(t, old, "isolated from the other peers, two clients connected to it alone")
 	r.check(t) // an acknowledged create of the minority's clients that was not committed fails here
 	during := 0
