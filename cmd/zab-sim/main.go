@@ -58,22 +58,11 @@ type config struct {
 }
 
 func main() {
-	var c config
-	pflag.IntVar(&c.seeds, "seeds", 1000, "number of schedules")
-	pflag.Uint64Var(&c.first, "first", 1, "first seed")
-	pflag.Uint64Var(&c.seed, "seed", 0, "run this one seed (with --html: draw it)")
-	pflag.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "schedules run in parallel")
-	pflag.IntVar(&c.steps, "steps", 0, "fault steps per schedule (0: default)")
-	pflag.IntVar(&c.voters, "voters", 0, "voters per ensemble, 1..7 (0: picked by the seed)")
-	pflag.IntVar(&c.observers, "observers", -1, "observers per ensemble (-1: picked by the seed)")
-	pflag.BoolVar(&c.silent, "silent-crashes", false, "no crash closes sockets (no lost-connection reports)")
-	pflag.DurationVar(&c.finalize, "finalize-wait", 0, "every peer's election finalize wait, 1ms..10ms (0: varied by seed and peer)")
-	pflag.StringVar(&c.bug, "bug", "", "switch on a known protocol bug: "+bugNames())
-	pflag.StringVar(&c.html, "html", "", "write the schedule as a timeline page to this file")
-	pflag.Parse()
-	c.one = pflag.CommandLine.Changed("seed")
-	if err := c.check(); err != nil {
-		fmt.Fprintln(os.Stderr, "zab-sim:", err)
+	c, err := parse(pflag.CommandLine, os.Args[1:])
+	if err != nil {
+		if !errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "zab-sim:", err)
+		}
 		os.Exit(2)
 	}
 	if c.one {
@@ -89,6 +78,31 @@ func main() {
 	if len(failed) > 0 {
 		os.Exit(1)
 	}
+}
+
+// parse reads the command line into a checked config. It takes its flag
+// set so that a test can parse a printed replay line the way main does.
+func parse(fs *pflag.FlagSet, args []string) (*config, error) {
+	c := &config{}
+	fs.IntVar(&c.seeds, "seeds", 1000, "number of schedules")
+	fs.Uint64Var(&c.first, "first", 1, "first seed")
+	fs.Uint64Var(&c.seed, "seed", 0, "run this one seed (with --html: draw it)")
+	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "schedules run in parallel")
+	fs.IntVar(&c.steps, "steps", 0, "fault steps per schedule (0: default)")
+	fs.IntVar(&c.voters, "voters", 0, "voters per ensemble, 1..7 (0: picked by the seed)")
+	fs.IntVar(&c.observers, "observers", -1, "observers per ensemble (-1: picked by the seed)")
+	fs.BoolVar(&c.silent, "silent-crashes", false, "no crash closes sockets (no lost-connection reports)")
+	fs.DurationVar(&c.finalize, "finalize-wait", 0, "every peer's election finalize wait, 1ms..10ms (0: varied by seed and peer)")
+	fs.StringVar(&c.bug, "bug", "", "switch on a known protocol bug: "+bugNames())
+	fs.StringVar(&c.html, "html", "", "write the schedule as a timeline page to this file")
+	if err := fs.Parse(args); err != nil {
+		return nil, fmt.Errorf("parse flags: %w", err)
+	}
+	c.one = fs.Changed("seed")
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 func (c *config) check() error {
@@ -153,14 +167,7 @@ func (c *config) runAll() []sim.Result {
 	fmt.Fprintf(os.Stderr, "zab-sim: %s, max liveness %d ticks\n", time.Since(start).Round(time.Millisecond), maxLive)
 	fmt.Printf("sim: %d schedules, %d violations\n", c.seeds, len(failed))
 	if len(failed) > 0 && c.html == "" {
-		fmt.Printf("draw one: make sim-html SEED=%d%s\n", failed[0].Seed, c.bugArg())
+		fmt.Printf("draw one: %s\nreplay it: %s\n", c.replayMake(failed[0].Seed), c.replayRun(failed[0].Seed))
 	}
 	return failed
-}
-
-func (c *config) bugArg() string {
-	if c.bug == "" {
-		return ""
-	}
-	return " BUG=" + c.bug
 }
