@@ -96,3 +96,24 @@ func TestReplayKnowsEveryOption(t *testing.T) {
 		t.Fatalf("sim.Options has the fields %v, replayOpts knows %v: write the new ones in the replay lines", fields, known)
 	}
 }
+
+// TestEveryBugFailsWithinTheMakeBudget: make sim-html BUG=<switch>, with
+// the seeds and the schedule shape it runs, finds a failing seed for every
+// bug switch.
+func TestEveryBugFailsWithinTheMakeBudget(t *testing.T) {
+	for name := range bugs {
+		c := mustParse(t, makeArgs(t, "BUG="+name))
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for seed := c.first; seed < c.first+uint64(c.seeds); seed++ {
+				o := c.opts
+				o.Seed = seed
+				if r := sim.Run(o); r.Failed() {
+					t.Logf("caught at seed %d: %v", seed, r)
+					return
+				}
+			}
+			t.Errorf("make sim-html BUG=%s: no failing seed among %d from %d with %+v", name, c.seeds, c.first, c.opts)
+		})
+	}
+}
