@@ -62,7 +62,7 @@ func TestTraceRecordsAFailover(t *testing.T) {
 	}
 	t.Logf("merge: %v", st)
 	// Only what was in flight to the stopped leader may be lost.
-	if st.Broken != 0 || st.Orphans != peerLost || st.Lost > st.Sends/10 || st.Crashes != 0 || stops != 4 {
+	if st.Broken != 0 || st.Orphans != 0 || st.PeerLost != peerLost || st.Lost > st.Sends/10 || st.Crashes != 0 || stops != 4 {
 		t.Fatalf("merge: %+v with %d PEERLOST notes and %d stops; want every receipt matched, few sends lost, no kill, 4 stops",
 			st, peerLost, stops)
 	}

@@ -19,7 +19,7 @@ func (c *config) draw(failed []sim.Result) error {
 		}
 		seed = failed[0].Seed
 	}
-	p := page(c.opts, seed, c.bug)
+	p := c.page(seed)
 	if err := timeline.WriteFile(c.html, p); err != nil {
 		return err
 	}
@@ -30,8 +30,9 @@ func (c *config) draw(failed []sim.Result) error {
 // page runs seed with opts, recording, and describes the result. A
 // schedule is a pure function of its options, so this replays exactly the
 // run that failed.
-func page(opts sim.Options, seed uint64, bug string) *timeline.Page {
+func (c *config) page(seed uint64) *timeline.Page {
 	var evs []trace.Event
+	opts, bug := c.opts, c.bug
 	opts.Seed, opts.Events = seed, &evs
 	r := sim.Run(opts)
 	title := fmt.Sprintf("zab-sim seed %d", seed)
@@ -43,11 +44,8 @@ func page(opts sim.Options, seed uint64, bug string) *timeline.Page {
 	if r.Failed() {
 		summary = fmt.Sprintf("VIOLATION at step %d: %s: %s", r.Step, r.Invariant, r.Detail)
 	}
-	replay := fmt.Sprintf("replay: make sim-html SEED=%d", seed)
-	if bug != "" {
-		replay += " BUG=" + bug
-	}
-	notes := []string{fmt.Sprintf("%d voters, %d observers", r.Voters, r.Observers), replay,
+	notes := []string{fmt.Sprintf("%d voters, %d observers", r.Voters, r.Observers),
+		"replay: " + c.replayMake(seed), "or: " + c.replayRun(seed),
 		fmt.Sprintf("text trace: ZAB_SEED=%d go test ./zab/sim -run TestSimulation -v", seed)}
 	return &timeline.Page{Title: title, Summary: summary, Notes: notes, Events: evs}
 }

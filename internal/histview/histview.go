@@ -99,7 +99,8 @@ func Render(w io.Writer, p Page) error {
 	for _, cut := range []struct{ at, insert string }{
 		{"<head>", "<head>\n" + errorsScript},
 		{"</head>", style + "\n</head>"},
-		{`<div id="canvas">`, heading(p) + "\n" + `<div id="canvas">`},
+		{`<div id="legend">`, `<div id="zablab-top">` + heading(p) + "\n" + `<div id="legend">`},
+		{`<div id="canvas">`, "</div>\n" + `<div id="canvas">`},
 		{"</body>", selfCheck + "\n</body>"},
 	} {
 		if !strings.Contains(page, cut.at) {
@@ -124,11 +125,17 @@ func WriteFile(path string, p Page) error {
 	return nil
 }
 
-// style puts the heading below porcupine's fixed legend and keeps the
-// faults visible while an operation is selected (porcupine fades what is
-// not part of the selected linearization).
+// style makes the heading and porcupine's legend one opaque bar that
+// stays on top. Porcupine fixes its legend, half transparent, at the top
+// of the window, and its "jump to first error" scrolls the error point to
+// the middle: a heading in the flow below the legend then slid under it,
+// half hidden. The bar also keeps the faults visible while an operation is
+// selected (porcupine fades what is not part of the selected
+// linearization).
 const style = `<style>
-#zablab-head { margin: 48px 10px 0; font: 13px/1.4 system-ui, sans-serif; }
+#zablab-top { position: sticky; top: 0; left: 0; z-index: 2; background: #fff; padding: 8px 10px 4px; }
+#zablab-head { font: 13px/1.4 system-ui, sans-serif; }
+#legend { position: static; margin-top: 6px; padding: 0; background: none; backdrop-filter: none; }
 #canvas { margin-top: 8px; }
 g.hidden:has(.client-annotation-rect) { opacity: 1; }
 #legend svg { overflow: visible; }
@@ -140,7 +147,11 @@ window.addEventListener('error', function (e) { window.__errors.push(String(e.me
 </script>`
 
 // selfCheck runs after porcupine's script has drawn: it says what it drew.
+// It also tells scrolling that the top bar covers the top of the window,
+// so that "jump to first error" centres the error below the bar and does
+// not hide operations under it.
 const selfCheck = `<script>
+document.documentElement.style.scrollPaddingTop = document.getElementById('zablab-top').offsetHeight + 'px';
 window.histview = { ready: true,
   operations: document.querySelectorAll('rect.history-rect').length,
   faults: document.querySelectorAll('rect.client-annotation-rect').length };

@@ -85,8 +85,53 @@ func TestPictureOfAFailingHistory(t *testing.T) {
 	}
 	// porcupine's "jump to first error" shows the illegal point.
 	pg.Eval(t, `document.getElementById('jump-link').dispatchEvent(new MouseEvent('click', {bubbles: true}))`, nil)
+	checkTitleShown(t, pg)
 	pg.Screenshot(t, filepath.Join(filepath.Dir(path), "history.png"))
 	pg.Picture(t, "failing-history")
+}
+
+// settled is true once the page has not scrolled for five looks 50 ms
+// apart: the jump scrolls smoothly, and may not scroll at all.
+const settled = `(function () {
+  window.__settled = false;
+  let last = '', same = 0;
+  const id = setInterval(function () {
+    const at = scrollX + ',' + scrollY;
+    if (at !== last) { last = at; same = 0; return; }
+    if (++same >= 5) { clearInterval(id); window.__settled = true; }
+  }, 50);
+})()`
+
+// checkTitleShown: once the jump's scroll has settled, the page's title
+// is on screen and nothing (porcupine's legend above all) covers it, and
+// the title bar covers no operation either.
+func checkTitleShown(t *testing.T, pg *browser.Page) {
+	t.Helper()
+	pg.Eval(t, settled, nil)
+	pg.WaitFor(t, "the jump's scroll to settle", "window.__settled", 10*time.Second)
+	var seen struct {
+		Top, Bottom float64
+		Covered     string
+	}
+	pg.Eval(t, `(function () {
+  const h = document.querySelector('#zablab-head > div'), r = h.getBoundingClientRect();
+  let covered = '';
+  for (const x of [r.left + 2, r.left + r.width / 4, r.left + r.width / 2]) {
+    for (const y of [r.top + 2, r.top + r.height / 2, r.bottom - 2]) {
+      const e = document.elementFromPoint(x, y);
+      if (e !== h && !h.contains(e)) covered = e ? (e.id || e.tagName) : 'off screen';
+    }
+  }
+  const bar = document.getElementById('zablab-top');
+  for (const op of document.querySelectorAll('rect.history-rect')) {
+    const o = op.getBoundingClientRect(), e = document.elementFromPoint(o.left + o.width / 2, o.top + o.height / 2);
+    if (bar && bar.contains(e)) covered = 'the title bar, over an operation';
+  }
+  return {top: r.top, bottom: r.bottom, covered: covered};
+})()`, &seen)
+	if seen.Top < 0 || seen.Covered != "" {
+		t.Fatalf("after the jump the title is at %.0f..%.0f px, covered by %q", seen.Top, seen.Bottom, seen.Covered)
+	}
 }
 
 func TestAnnotationsOnePerFaultAndRowPerReplica(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"fmt"
 	"sort"
+
+	"zablab/zab/core"
 )
 
 // MergeStats says what Merge found.
@@ -11,15 +13,19 @@ type MergeStats struct {
 	Events  int // events in the merged trace, inferred crashes included
 	Sends   int
 	Matched int // receipts matched to their send
-	Orphans int // receipts with no send in the traces (PEERLOST notes included)
-	Lost    int // sends never received in the traces: lost with a connection or a crash
-	Crashes int // incarnations that ended without a stop record: killed
-	Broken  int // matches given up because they contradicted the others (should be 0)
+	Orphans int // receipts with no send in the traces
+	// PeerLost counts the notes that a connection to a peer failed: the
+	// transport's own, traced as receipts, but never sent by anyone.
+	PeerLost int
+	Lost     int // sends never received in the traces: lost with a connection or a crash
+	Crashes  int // incarnations that ended without a stop record: killed
+	Broken   int // matches given up because they contradicted the others (should be 0)
 }
 
 func (s MergeStats) String() string {
-	return fmt.Sprintf("%d events, %d messages sent, %d received (%d lost), %d receipts without a send, %d kills inferred",
-		s.Events, s.Sends, s.Matched, s.Lost, s.Orphans, s.Crashes)
+	return fmt.Sprintf("%d events, %d messages sent, %d received (%d lost), %d receipts without a send, "+
+		"%d lost connections noticed, %d kills inferred",
+		s.Events, s.Sends, s.Matched, s.Lost, s.Orphans, s.PeerLost, s.Crashes)
 }
 
 // Merge orders the events of several peers' trace files (each in the
@@ -42,6 +48,9 @@ func Merge(files [][]Event) ([]Event, MergeStats) {
 	out := m.order()
 	return out, m.stats
 }
+
+// peerLost is the type of a lost-connection note (core.MsgPeerLost).
+var peerLost = core.MsgPeerLost.String()
 
 type merger struct {
 	ev    []Event // every event, copied, files one after the other
@@ -128,6 +137,10 @@ func (m *merger) match() {
 			continue
 		}
 		e.Msg.ID = 0
+		if e.Msg.Type == peerLost {
+			m.stats.PeerLost++
+			continue
+		}
 		l := link{e.Msg.From, e.Msg.To}
 		ps := byHash[l][e.Msg.Hash]
 		i := sort.SearchInts(ps, next[l])

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -187,5 +188,23 @@ func TestMergeBreaksAContradictoryMatch(t *testing.T) {
 	out, st := Merge([][]Event{a, b})
 	if len(out) != 4 || st.Broken != 1 {
 		t.Fatalf("merged %d events with %d matches given up, want 4 and 1: %+v", len(out), st.Broken, st)
+	}
+}
+
+// TestMergeCountsPeerLostApart: a peer noticing a lost connection traces
+// a PEERLOST receipt that nobody sent; it is no receipt without a send.
+func TestMergeCountsPeerLostApart(t *testing.T) {
+	a := []Event{
+		{Peer: 1, Inc: 1, N: 1, Kind: KindSend, Msg: &Msg{Type: "PING", From: 1, To: 2, Hash: 4}},
+		{Peer: 1, Inc: 1, N: 2, Kind: KindRecv, Msg: &Msg{Type: "PEERLOST", From: 2, To: 1, Hash: 9}},
+		{Peer: 1, Inc: 1, N: 3, Kind: KindRecv, Msg: &Msg{Type: "ACK", From: 3, To: 1, Hash: 5}},
+	}
+	b := []Event{{Peer: 2, Inc: 1, N: 1, Kind: KindRecv, Msg: &Msg{Type: "PING", From: 1, To: 2, Hash: 4}}}
+	_, st := Merge([][]Event{a, b})
+	if st.Orphans != 1 || st.PeerLost != 1 || st.Matched != 1 {
+		t.Fatalf("merge: %+v; want the ACK alone without a send, 1 lost connection, 1 match", st)
+	}
+	if s := st.String(); !strings.Contains(s, "1 receipts without a send, 1 lost connections noticed") {
+		t.Fatalf("stats read %q", s)
 	}
 }
