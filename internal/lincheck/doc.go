@@ -8,8 +8,8 @@
 // its answer. If there is none, the history is drawn as a page
 // (package internal/histview) with the faults beside it.
 //
-// The reference's tests (solutions/aufgabe5) and the grading suite's
-// A5.2/Linearizable (mwzookeeper/conformance) use it alike:
+// The reference's own tests and the grading suite's A5.2/Linearizable
+// (mwzookeeper/conformance) use it alike:
 //
 //	h := lincheck.NewHistory()
 //	out := lincheck.UnderFailover(t, lincheck.Failover{Ensemble: e, Cluster: cl, History: h, Seed: seed, ...})
