@@ -42,6 +42,20 @@ type Outcome struct {
 	Overlapping int                   // operations that ran while it was out
 }
 
+// Definite counts the writes that succeeded and the reads recorded: a
+// history of lost answers alone is linearizable and tests nothing.
+func (o Outcome) Definite() (writes, reads int) {
+	for _, op := range o.Ops {
+		switch {
+		case op.Input.(Input).Kind == Get:
+			reads++
+		case op.Output.(Output).Result == OK:
+			writes++
+		}
+	}
+	return writes, reads
+}
+
 // UnderFailover runs the clients, stops the leader's replica once PerLeg
 // operations are answered, waits until a write succeeds without it (a new
 // leader), restarts it, waits for PerLeg more answers, stops the clients

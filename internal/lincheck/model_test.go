@@ -89,3 +89,18 @@ func TestClosedOpensUnknownReturns(t *testing.T) {
 		t.Fatalf("returns after Closed: %d and %d; want 41 (after the last) and 40", ops[0].Return, ops[1].Return)
 	}
 }
+
+// TestDefiniteCountsOnlyAnswers: lost writes and failed ones are not
+// successful writes; every recorded read counts.
+func TestDefiniteCountsOnlyAnswers(t *testing.T) {
+	create := Input{Kind: Create, Key: "/k", Data: "a", Version: -1}
+	o := Outcome{Ops: []porcupine.Operation{
+		Op(0, 0, 10, create, Output{Result: Unknown}),
+		Op(0, 0, 10, create, Output{Result: Exists}),
+		Op(1, 0, 10, create, Output{}),
+		Op(2, 0, 10, Input{Kind: Get, Key: "/k"}, Output{Result: NoNode}),
+	}}
+	if w, r := o.Definite(); w != 1 || r != 1 {
+		t.Fatalf("Definite: %d writes and %d reads, want 1 and 1", w, r)
+	}
+}
