@@ -96,7 +96,7 @@ func (c *T) Rand() *rand.Rand {
 	c.Logf("%s %s: random schedule with seed %d", c.part.ID, c.test.name, c.seed)
 	c.Cleanup(func() {
 		if c.Failed() {
-			c.Logf("%s %s: replay this schedule with:\n\t%s", c.part.ID, c.test.name, c.replay())
+			c.Logf("%s %s: replay this schedule with: %s", c.part.ID, c.test.name, c.replay())
 		}
 	})
 	return c.rng
