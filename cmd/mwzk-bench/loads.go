@@ -133,6 +133,10 @@ type sample struct {
 	seconds          float64
 	p50, p99, p999   time.Duration
 	cpuBefore, after float64 // the servers' CPU seconds around the measured part
+	// The load generator's own CPU seconds (this process) around the
+	// measured part: on a machine of two cores it shares them with the
+	// servers, which bounds what any server can reach.
+	clientBefore, clientAfter float64
 }
 
 // drive runs l's op on cs in closed loops for warm plus d and measures
@@ -149,6 +153,7 @@ func drive(cs []*zk.Conn, l load, warm, d time.Duration, cpu func() float64) sam
 	mark := time.AfterFunc(warm, func() { // the CPU reading where the measured part starts
 		mu.Lock()
 		s.cpuBefore = cpu()
+		s.clientBefore = ownCPUSeconds()
 		mu.Unlock()
 	})
 	defer mark.Stop()
@@ -183,6 +188,7 @@ func drive(cs []*zk.Conn, l load, warm, d time.Duration, cpu func() float64) sam
 	mu.Lock()
 	defer mu.Unlock()
 	s.after = cpu()
+	s.clientAfter = ownCPUSeconds()
 	s.seconds = time.Since(start).Seconds()
 	s.ops, s.errors = len(lat), int(errs.Load())
 	if len(lat) > 0 {

@@ -34,6 +34,9 @@ func cpuSeconds(pids []int) float64 {
 	return sum
 }
 
+// ownCPUSeconds is this process's CPU time: the load generator's.
+func ownCPUSeconds() float64 { return cpuSeconds([]int{os.Getpid()}) }
+
 // rssMiB is a process's resident set size, from /proc/<pid>/status.
 func rssMiB(pid int) (float64, error) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))

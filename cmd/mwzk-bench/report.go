@@ -34,7 +34,9 @@ type loadRow struct {
 	P99       float64 `json:"p99ms"`
 	P999      float64 `json:"p999ms"`
 	CPUPerOp  float64 `json:"cpuMicrosPerOp"` // the three servers' CPU time
-	Errors    int     `json:"errors"`
+	// ClientCPUPerOp is the load generator's CPU time per operation.
+	ClientCPUPerOp float64 `json:"clientCpuMicrosPerOp"`
+	Errors         int     `json:"errors"`
 }
 
 type rssRow struct {
@@ -63,6 +65,7 @@ func (r *report) add(sys string, run int, name string, s sample) {
 	}
 	if s.ops > 0 {
 		row.CPUPerOp = (s.after - s.cpuBefore) / float64(s.ops) * 1e6
+		row.ClientCPUPerOp = (s.clientAfter - s.clientBefore) / float64(s.ops) * 1e6
 	}
 	r.Loads = append(r.Loads, row)
 }
@@ -101,8 +104,8 @@ func (r *report) row(sys string, run int, load string) (loadRow, bool) {
 // and how far the two runs of one system lie apart (the noise).
 func (r *report) print(w io.Writer) {
 	fmt.Fprintf(w, "\n3 servers each, tickTime %d ms, %s per load, %d CPUs, %s; ratio = ours / ZooKeeper\n\n", r.TickTime, r.Duration, r.CPUs, r.Go)
-	fmt.Fprintln(w, "| load | ZooKeeper ops/s | ours ops/s | ratio | ratio, run 2 | noise ZK / ours | p50 ms ZK / ours | p99 ms ZK / ours | p999 ms ZK / ours | CPU µs/op ZK / ours |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| load | ZooKeeper ops/s | ours ops/s | ratio | ratio, run 2 | noise ZK / ours | p50 ms ZK / ours | p99 ms ZK / ours | p999 ms ZK / ours | CPU µs/op ZK / ours | client CPU µs/op ZK / ours | ceiling ² |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var ratios []float64
 	for _, l := range loads {
 		z, ok1 := r.row("zookeeper", 1, l.name)
@@ -120,12 +123,16 @@ func (r *report) print(w io.Writer) {
 			second = fmt.Sprintf("%.2f×", o2.OpsPerSec/z2.OpsPerSec)
 			noise = fmt.Sprintf("%.0f %% / %.0f %%", apart(z.OpsPerSec, z2.OpsPerSec), apart(o.OpsPerSec, o2.OpsPerSec))
 		}
-		fmt.Fprintf(w, "| %s | %.0f | %.0f | %.2f× | %s | %s | %.2f / %.2f | %.1f / %.1f | %.1f / %.1f | %.0f / %.0f |\n",
-			l.name, z.OpsPerSec, o.OpsPerSec, ratio, second, noise, z.P50, o.P50, z.P99, o.P99, z.P999, o.P999, z.CPUPerOp, o.CPUPerOp)
+		fmt.Fprintf(w, "| %s | %.0f | %.0f | %.2f× | %s | %s | %.2f / %.2f | %.1f / %.1f | %.1f / %.1f | %.0f / %.0f | %.0f / %.0f | %s |\n",
+			l.name, z.OpsPerSec, o.OpsPerSec, ratio, second, noise, z.P50, o.P50, z.P99, o.P99, z.P999, o.P999, z.CPUPerOp, o.CPUPerOp,
+			z.ClientCPUPerOp, o.ClientCPUPerOp, ceiling(r.CPUs, o.ClientCPUPerOp, z.OpsPerSec))
 	}
 	if len(ratios) > 0 {
 		fmt.Fprintf(w, "\ngeometric mean of the ratios (run 1): %.2f×\n", geomean(ratios))
 	}
+	fmt.Fprintf(w, "² the highest ratio our servers could reach if they cost no CPU at all: the load generator alone,\n"+
+		"  at its CPU per operation, on all %d CPUs, against ZooKeeper's ops/s. A load whose ratio is near it is\n"+
+		"  bound by the load generator, not by the servers.\n", r.CPUs)
 	r.printRSS(w)
 	r.printFailovers(w)
 }
@@ -254,4 +261,13 @@ func floats(v []float64, prec int) string {
 		out += fmt.Sprintf("%.*f", prec, x)
 	}
 	return out + "]"
+}
+
+// ceiling is the ratio to zkOps of a server that costs nothing, where the
+// load generator needs clientMicros of CPU per operation on cpus CPUs.
+func ceiling(cpus int, clientMicros, zkOps float64) string {
+	if clientMicros <= 0 || zkOps <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f×", float64(cpus)*1e6/clientMicros/zkOps)
 }
