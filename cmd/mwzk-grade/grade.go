@@ -132,7 +132,8 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 		if o.repeat > 1 {
 			fmt.Fprintf(log, "mwzk-grade: %s: run %d/%d …\n", sub.Name, k+1, o.repeat)
 		}
-		spec := runSpec{part: o.part, timeout: o.timeout, ports: o.ports, pictures: runPictures(o.pictures, k, o.repeat)}
+		spec := runSpec{part: o.part, timeout: o.timeout, ports: o.ports, pictures: runPictures(o.pictures, k, o.repeat),
+			seed: o.seed, replay: o.replayCommand()}
 		if k < len(o.seeds) {
 			spec.seeds = o.seeds[k]
 		}
@@ -149,7 +150,7 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 		}
 	}
 	score(rep, runs, o.part)
-	attachPictures(rep, o.pictures, o.picturesBase, len(runs))
+	attachPictures(rep, o.pictures, o.picturesBase, o.repeat) // a run cut short left its pages in its run's folder too
 	rep.Seeds = seedsOf(runs)
 	if ctx.Err() != nil || slices.ContainsFunc(runs, func(r *run) bool { return r.timedOut }) {
 		return errTimeout

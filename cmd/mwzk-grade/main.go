@@ -37,6 +37,7 @@ type options struct {
 	seeds []map[string]int64 // per run (replay)
 	ports string             // MWZK_PORTS for the suite
 
+	seed         string // MWZK_SEED of a single grading: every randomized test runs with it
 	pictures     string // the folder for failing tests' pages (pictures.go); "" for none
 	picturesBase string // the folder the report's picture paths are relative to
 }
@@ -168,6 +169,9 @@ func gradeOne(ctx context.Context, root string, o options, stdout io.Writer) err
 		return err
 	}
 	fmt.Fprintf(stdout, "mwzk-grade: grading %s (%d files) in a fresh copy of the grader's tree …\n", sub.Name, len(sub.Files))
+	if o.seed = os.Getenv("MWZK_SEED"); o.seed != "" {
+		fmt.Fprintf(stdout, "mwzk-grade: MWZK_SEED=%s: every randomized test runs with this seed\n", o.seed)
+	}
 	if o.pictures, o.picturesBase, err = picturesDir(o.jsonFile()); err != nil {
 		return err
 	}
@@ -223,4 +227,22 @@ func moduleRoot() (string, error) {
 		}
 		d = up
 	}
+}
+
+// replayCommand is the make command that grades the same code again, for
+// the replay lines a failing test prints (conformance.ReplayEnv): the
+// suite runs in a copy where the graded code sits in assignments/, which
+// says nothing of where it came from.
+func (o *options) replayCommand() string {
+	switch {
+	case o.variant != "":
+		return "make grade-variant V=" + strings.TrimSuffix(filepath.Base(o.variant), ".diff")
+	case o.submission != "" && o.ref != "":
+		return fmt.Sprintf("make grade SUBMISSION=%s REF=%s", o.submission, o.ref)
+	case o.submission != "":
+		return "make grade SUBMISSION=" + o.submission
+	case o.impl == "solution":
+		return "make grade IMPL=solution"
+	}
+	return "make grade"
 }

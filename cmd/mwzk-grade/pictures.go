@@ -20,13 +20,14 @@ import (
 // picturesDir is where a single grading keeps the pages: beside its JSON
 // (grade.json: grade-pictures/, grade-A5.2.json: grade-A5.2-pictures/),
 // or a new temporary folder when no JSON is written. base is the folder
-// the listed paths are relative to ("" for absolute paths).
+// the listed paths are relative to: the current one, where the grade is
+// printed (a batch lists them relative to each hand-in's report instead).
 func picturesDir(jsonFile string) (dir, base string, err error) {
 	if jsonFile == "" {
 		dir, err = os.MkdirTemp("", "mwzk-grade-pictures-")
-		return dir, "", err
+		return dir, ".", err
 	}
-	return strings.TrimSuffix(jsonFile, filepath.Ext(jsonFile)) + "-pictures", filepath.Dir(jsonFile), nil
+	return strings.TrimSuffix(jsonFile, filepath.Ext(jsonFile)) + "-pictures", ".", nil
 }
 
 // preparePictures empties dir: pages left by an earlier grading of the
@@ -60,8 +61,9 @@ func runPictures(dir string, k, repeat int) string {
 }
 
 // attachPictures lists, for every test that did not pass, the HTML pages
-// its runs left in dir, relative to base.
-func attachPictures(rep *Report, dir, base string, runs int) {
+// its runs left in dir, relative to base; repeat is the runs asked for
+// (the folders' layout), also when fewer ran.
+func attachPictures(rep *Report, dir, base string, repeat int) {
 	if dir == "" {
 		return
 	}
@@ -72,8 +74,8 @@ func attachPictures(rep *Report, dir, base string, runs int) {
 				continue
 			}
 			name := artifacts.DirName(suitePrefix + rep.Parts[p].ID + "/" + tg.Name)
-			for k := range runs {
-				pages, _ := filepath.Glob(filepath.Join(runPictures(dir, k, runs), name, "*.html"))
+			for k := range repeat {
+				pages, _ := filepath.Glob(filepath.Join(runPictures(dir, k, repeat), name, "*.html"))
 				for _, page := range pages {
 					tg.Pictures = append(tg.Pictures, relativeTo(base, page))
 				}

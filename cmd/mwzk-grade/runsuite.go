@@ -19,6 +19,7 @@ import (
 	"zablab/internal/artifacts"
 	"zablab/internal/gradeseal"
 	"zablab/internal/ports"
+	"zablab/mwzookeeper/conformance"
 )
 
 // runSpec is one run of the suite's binary.
@@ -28,6 +29,8 @@ type runSpec struct {
 	timeout  time.Duration    // the binary's own -test.timeout
 	ports    string           // MWZK_PORTS for this submission, "" for any
 	pictures string           // ZABLAB_ARTIFACTS for this run, "" to leave it alone
+	seed     string           // MWZK_SEED for every randomized test, "" for drawn seeds
+	replay   string           // the make command that grades the same code again (conformance.ReplayEnv)
 }
 
 // runSuite runs the test binary once in t with a fresh key: results come
@@ -80,7 +83,8 @@ func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) *exec.
 	cmd := exec.CommandContext(ctx, bin, "-test.v=test2json", "-test.count=1", "-test.paniconexit0",
 		"-test.timeout="+spec.timeout.String(), "-test.run="+pattern)
 	cmd.Dir = filepath.Join(t.dir, gradedDir) // go test runs a test in its package's folder
-	env := append(os.Environ(), "MWZK_GRADE=1", gradeseal.EnvVar+"=3,4", "MWZK_SEED=")
+	env := append(os.Environ(), "MWZK_GRADE=1", gradeseal.EnvVar+"=3,4", "MWZK_SEED="+spec.seed,
+		conformance.ReplayEnv+"="+spec.replay)
 	if spec.ports != "" {
 		env = append(env, ports.EnvRange+"="+spec.ports)
 	}
