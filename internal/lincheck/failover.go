@@ -95,7 +95,11 @@ func UnderFailover(t testing.TB, f Failover) Outcome {
 	from := h.Now()
 	f.Stop(out.Replica)
 	wait.For(t, fmt.Sprintf("a write answered with success after replica %d stopped (a new leader)", out.Replica),
-		legTimeout, func() bool { return h.writeSucceededAfter(from) })
+		legTimeout, func() bool { return h.writeSucceededAfter(from) || finished.Load() == int32(f.Clients) })
+	if !h.writeSucceededAfter(from) {
+		t.Fatalf("no write was answered with success after replica %d (the leader) stopped; the clients ended after %d operations each",
+			out.Replica, f.MaxOps)
+	}
 	restart := h.Now()
 	f.Restart(out.Replica)
 	to := h.Now()

@@ -17,10 +17,10 @@ import (
 // drawn as a page, named in the failure (and by make grade).
 
 const (
-	linClients  = 6   // two sessions per replica
-	linMaxOps   = 600 // per session: the run is bounded whatever happens
-	linPerLeg   = 200 // answers before the stop, and again after the restart
-	linDefinite = 50  // successful writes, and reads, the history must hold (the reference: over 120 of each)
+	linClients  = 6    // two sessions per replica
+	linMaxOps   = 1500 // per session: the run is bounded whatever happens
+	linPerLeg   = 500  // answers before the stop, and again after the restart
+	linDefinite = 50   // successful writes, and reads, the history must hold (the reference: over 120 of each)
 )
 
 func testLinearizable(c *T) {
