@@ -65,7 +65,7 @@ func main() {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	code := l.run(sigs, readCommands(os.Stdin))
 	if *traceDir != "" {
-		l.con.say("the peers' traces are in %s; draw them: make trace-html (zab-trace --html %s %s)",
+		l.con.say("the peers' traces are in %s; draw them: make trace-html (./bin/zab-trace --html %s %s)",
 			*traceDir, filepath.Join(*traceDir, "run.html"), filepath.Join(*traceDir, "peer*.trace"))
 	}
 	os.Exit(code)

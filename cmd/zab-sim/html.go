@@ -45,7 +45,9 @@ func (c *config) page(seed uint64) *timeline.Page {
 		summary = fmt.Sprintf("VIOLATION at step %d: %s: %s", r.Step, r.Invariant, r.Detail)
 	}
 	notes := []string{fmt.Sprintf("%d voters, %d observers", r.Voters, r.Observers),
-		"replay: " + c.replayMake(seed), "or: " + c.replayRun(seed),
-		fmt.Sprintf("text trace: ZAB_SEED=%d go test ./zab/sim -run TestSimulation -v", seed)}
+		"replay: " + c.replayMake(seed), "or: " + c.replayRun(seed)}
+	if c.plain() { // TestSimulation knows the seed alone, no bug and no shape
+		notes = append(notes, fmt.Sprintf("text trace: ZAB_SEED=%d go test ./zab/sim -run TestSimulation -v", seed))
+	}
 	return &timeline.Page{Title: title, Summary: summary, Notes: notes, Events: evs}
 }

@@ -40,6 +40,17 @@ func (c *config) replayOpts(seed uint64) []replayOpt {
 	return opts
 }
 
+// plain says whether the schedule is the seed's alone: no bug, every
+// shaping option at its default.
+func (c *config) plain() bool {
+	for _, o := range c.replayOpts(0)[1:] {
+		if o.value != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // replayMake is the make command that draws seed's schedule again.
 func (c *config) replayMake(seed uint64) string {
 	parts := []string{"make sim-html"}

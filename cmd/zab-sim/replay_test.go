@@ -68,6 +68,11 @@ func TestReplayKeepsTheSchedulesOptions(t *testing.T) {
 				t.Fatalf("%q: the page's notes lack %q:\n%s", args, line, notes)
 			}
 		}
+		// TestSimulation replays a seed alone: no line for another shape.
+		if plain := len(args) == 2; strings.Contains(notes, "text trace:") != plain {
+			t.Errorf("%q: the page's notes offer TestSimulation's text trace: %v, want %v:\n%s",
+				args, !plain, plain, notes)
+		}
 		want := c.opts
 		want.Seed = seed
 		run, _ := strings.CutPrefix(c.replayRun(seed), "go run ./cmd/zab-sim ")

@@ -115,7 +115,7 @@ func UnderFailover(t testing.TB, f Failover) Outcome {
 			out.Overlapping++
 		}
 	}
-	out.Faults = append(stopFaults(out.Replica, from, restart), servingFaults(f.Ensemble, h)...)
+	out.Faults = append(stopFaults(out.Replica, from, restart), servingFaults(f.Ensemble, h, out.Replica, restart)...)
 	return out
 }
 
@@ -141,29 +141,46 @@ func stopFaults(i int, from, restart int64) []histview.Fault {
 	}
 }
 
-// servingFaults lists every period in which a replica served no clients
-// (LOOKING, or stopped), as its Host saw it.
-func servingFaults(e *svctest.Ensemble, h *History) []histview.Fault {
+// servingFaults lists every period in which a replica served no clients,
+// as its Host saw it. The stopped replica's periods begin no earlier than
+// its restart: before it, the "down" period says why it served nobody.
+func servingFaults(e *svctest.Ensemble, h *History, stopped int, restart int64) []histview.Fault {
 	var fs []histview.Fault
 	end := h.Now()
 	for i := 1; i <= e.N(); i++ {
-		from := int64(-1)
-		for _, c := range e.Host(i).ServingChanges() {
-			at := h.At(c.At)
-			switch {
-			case !c.Serving && from < 0:
-				from = max(at, 0)
-			case c.Serving && from >= 0:
-				if at > 0 {
-					fs = append(fs, histview.Fault{Replica: i, Kind: histview.Looking, Start: from, End: at,
-						Details: fmt.Sprintf("replica %d served no clients: no leader, or stopped", i)})
-				}
-				from = -1
-			}
+		notBefore := int64(0)
+		if i == stopped {
+			notBefore = restart
 		}
-		if from >= 0 {
-			fs = append(fs, histview.Fault{Replica: i, Kind: histview.Looking, Start: from, End: end})
+		fs = append(fs, lookingPeriods(i, e.Host(i).ServingChanges(), h.At, notBefore, end)...)
+	}
+	return fs
+}
+
+// lookingPeriods turns replica i's Serving calls into the periods it
+// served no clients, on the history's clock (at), none before notBefore;
+// one still open ends at end.
+func lookingPeriods(i int, changes []svctest.ServingChange, at func(time.Time) int64, notBefore, end int64) []histview.Fault {
+	var fs []histview.Fault
+	add := func(from, to int64) {
+		if from = max(from, notBefore); to > from {
+			fs = append(fs, histview.Fault{Replica: i, Kind: histview.Looking, Start: from, End: to,
+				Details: fmt.Sprintf("replica %d served no clients: no leader, or catching up", i)})
 		}
+	}
+	from := int64(-1)
+	for _, c := range changes {
+		t := at(c.At)
+		switch {
+		case !c.Serving && from < 0:
+			from = max(t, 0)
+		case c.Serving && from >= 0:
+			add(from, t)
+			from = -1
+		}
+	}
+	if from >= 0 {
+		add(from, end)
 	}
 	return fs
 }

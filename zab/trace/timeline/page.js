@@ -350,7 +350,7 @@
   sum.textContent = D.summary;
   sum.className = vIdx >= 0 ? 'bad' : 'good';
   document.getElementById('notes').textContent = (D.notes || []).join(' · ');
-  if (vIdx >= 0) {
+  if (vIdx >= 0 && (D.causes || []).some(c => c !== vIdx)) { // a liveness violation may name no cause
     const why = document.getElementById('why');
     why.innerHTML = '<b>Events that caused the violation</b> (click to step there):';
     for (const c of D.causes) {
