@@ -108,19 +108,48 @@ func (c *conn) handshake() bool {
 		req.Op, req.Session = mwzookeeper.OpReconnect, creq.SessionID
 		req.Password = append([]byte(nil), creq.Password...)
 	}
+	// ConnectionLoss is a leader change that ate the answer, or a replica
+	// behind the zxid the client has seen (it catches up in milliseconds
+	// after an election). The client still waits for the answer, so ask
+	// again, for up to leaderWait, rather than close: a closed handshake
+	// costs the client its reconnect back-off (go-zookeeper sleeps a second
+	// once it has tried every server).
+	since := time.Now()
+	for {
+		lost := c.srv.lost.Load()
+		resp, ok := c.submitConnect(req)
+		if !ok {
+			return false
+		}
+		if !errors.Is(resp.Err, mwzookeeper.ErrConnectionLoss) || time.Since(since) >= leaderWait {
+			return c.connected(req, creq, resp)
+		}
+		changed, ok := c.srv.pauseBeforeRetry(lost, c.done)
+		if !ok {
+			return c.connected(req, creq, resp)
+		}
+		if changed {
+			since = time.Now() // a new leader: the replica may be behind it for a moment again
+		}
+		c.log.WithError(resp.Err).Debug("handshake: connecting again")
+	}
+}
+
+// submitConnect hands the connect request to the Service and waits for its
+// answer; false when the connection closed meanwhile.
+func (c *conn) submitConnect(req *mwzookeeper.Request) (mwzookeeper.Response, bool) {
 	ch := make(chan mwzookeeper.Response, 1)
 	c.srv.svc.Submit(req, func(r *mwzookeeper.Response) {
 		cp := *r
 		cp.Password = append([]byte(nil), r.Password...)
 		ch <- cp
 	})
-	var resp mwzookeeper.Response
 	select {
-	case resp = <-ch:
+	case resp := <-ch:
+		return resp, true
 	case <-c.done:
-		return false
+		return mwzookeeper.Response{}, false
 	}
-	return c.connected(req, creq, resp)
 }
 
 // connected answers the connect request with the Service's verdict.

@@ -57,12 +57,13 @@ func (h *host) Serving(ok bool) {
 		close(s.resumed) // wakes the handshakes that wait for a leader
 	case was && !s.serving:
 		s.resumed = make(chan struct{})
+		s.lost.Add(1)
 	}
 	s.mu.Unlock()
 	if was != now { // after Stop, Serving(true) changes nothing and says nothing
 		s.log.WithField("serving", now).Info("serving clients: " + map[bool]string{true: "yes", false: "no, connections closed until a leader is established"}[now])
 	}
 	if was && !ok { // only then: a repeated Serving(false) spares the handshakes that wait
-		s.closeAll("the replica is not serving (no leader)")
+		s.closeAll("the replica is not serving (no leader)", false)
 	}
 }

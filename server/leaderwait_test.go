@@ -2,6 +2,8 @@ package server
 
 import (
 	"encoding/binary"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -57,5 +59,109 @@ func TestStopEndsAWaitingHandshake(t *testing.T) {
 	s.Host().Serving(true) // a late LEADING after Stop serves nobody
 	if n, err := r.br.Read(make([]byte, 64)); err == nil {
 		t.Fatalf("read %d bytes after Stop, want the connection closed without a session", n)
+	}
+}
+
+// loseFirstConnect is the fake whose first connect request is lost to a
+// leader change: the Service answers it ConnectionLoss and stops serving,
+// in either order (the reference fails its requests a moment before it
+// tells its Host).
+type loseFirstConnect struct {
+	*fake
+	replyFirst bool
+	mu         sync.Mutex
+	lost       bool
+}
+
+func (l *loseFirstConnect) Submit(req *mw.Request, reply func(*mw.Response)) {
+	l.mu.Lock()
+	first := !l.lost && (req.Op == mw.OpCreateSession || req.Op == mw.OpReconnect)
+	l.lost = l.lost || first
+	l.mu.Unlock()
+	if !first {
+		l.fake.Submit(req, reply)
+		return
+	}
+	loss := &mw.Response{Err: fmt.Errorf("%w: the replica is LOOKING", mw.ErrConnectionLoss)}
+	if l.replyFirst {
+		go l.fake.host.Serving(false) // a moment after the answer
+		reply(loss)
+		return
+	}
+	l.fake.host.Serving(false)
+	reply(loss)
+}
+
+// A handshake whose connect request a leader change answered with
+// ConnectionLoss waits for the next leader and connects then, instead of
+// closing: go-zookeeper, which had just come from the other server, would
+// sleep a second before trying again (the 1 s failovers of make bench).
+func TestHandshakeOutlivesALeaderChange(t *testing.T) {
+	for _, replyFirst := range []bool{false, true} {
+		t.Run(fmt.Sprintf("reply first %v", replyFirst), func(t *testing.T) {
+			svc := &loseFirstConnect{fake: newFake(), replyFirst: replyFirst}
+			s := startServer(t, svc, testProps)
+			r := dialRaw(t, s.Addr())
+			r.sendConnect(0, make([]byte, 16), 1000, 0)
+			wait.For(t, "the handshake to wait for the next leader", 10*time.Second, func() bool { return s.waiting.Load() == 1 })
+			s.Host().Serving(true)
+			body := r.readFrame()
+			if len(body) < 16 || binary.BigEndian.Uint64(body[8:]) == 0 {
+				t.Fatalf("connect response %x, want a session", body)
+			}
+			r.request(1, mw.OpExists, "/", false)
+			if xid, code := r.reply(); xid != 1 || code != 0 {
+				t.Fatalf("exists / after the leader change: xid %d code %d", xid, code)
+			}
+		})
+	}
+}
+
+// behindClient is the fake whose replica is behind the client: it answers
+// connect requests with ConnectionLoss until caught up, as a follower that
+// has not yet applied the last write a client saw on the old leader.
+type behindClient struct {
+	*fake
+	mu       sync.Mutex
+	behind   bool
+	attempts int
+}
+
+func (b *behindClient) Submit(req *mw.Request, reply func(*mw.Response)) {
+	b.mu.Lock()
+	isConnect := req.Op == mw.OpCreateSession || req.Op == mw.OpReconnect
+	if isConnect {
+		b.attempts++
+	}
+	behind := b.behind && isConnect
+	b.mu.Unlock()
+	if behind {
+		reply(&mw.Response{Err: fmt.Errorf("%w: this replica is behind the client", mw.ErrConnectionLoss)})
+		return
+	}
+	b.fake.Submit(req, reply)
+}
+
+func (b *behindClient) tries() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.attempts
+}
+
+// A replica behind the client answers its connect ConnectionLoss; the
+// handshake asks again until it has caught up (within leaderWait) instead
+// of closing, which cost go-zookeeper a second's back-off.
+func TestHandshakeWaitsForAReplicaBehindTheClient(t *testing.T) {
+	svc := &behindClient{fake: newFake(), behind: true}
+	s := startServer(t, svc, testProps)
+	r := dialRaw(t, s.Addr())
+	r.sendConnect(0, make([]byte, 16), 1000, 0)
+	wait.For(t, "the handshake to ask again", 10*time.Second, func() bool { return svc.tries() >= 3 })
+	svc.mu.Lock()
+	svc.behind = false
+	svc.mu.Unlock()
+	body := r.readFrame()
+	if len(body) < 16 || binary.BigEndian.Uint64(body[8:]) == 0 {
+		t.Fatalf("connect response %x, want a session once the replica caught up", body)
 	}
 }

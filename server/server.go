@@ -50,6 +50,7 @@ type Server struct {
 	serving  bool
 	resumed  chan struct{} // closed when serving starts again: handshakes wait for it (awaitServing)
 	waiting  atomic.Int32  // handshakes waiting for a leader
+	lost     atomic.Int64  // times the replica stopped serving: a handshake sees a leader change by it
 	started  bool
 	stopped  bool
 	conns    map[*conn]struct{}
@@ -181,15 +182,21 @@ func (s *Server) closeNetwork() {
 	}
 	s.mu.Unlock()
 	s.stopHTTP()
-	s.closeAll("server stopping")
+	s.closeAll("server stopping", true)
 }
 
-// closeAll closes every client connection.
-func (s *Server) closeAll(reason string) {
+// closeAll closes the client connections that have a session, and with
+// handshakes set also those still in their handshake.
+func (s *Server) closeAll(reason string, handshakes bool) {
 	s.mu.RLock()
 	cs := make([]*conn, 0, len(s.conns))
 	for c := range s.conns {
-		cs = append(cs, c)
+		// A connection without a session is in its handshake (or a
+		// four-letter word): at a leader change the handshake waits for
+		// the next leader instead.
+		if handshakes || c.session.Load() != 0 {
+			cs = append(cs, c)
+		}
 	}
 	s.mu.RUnlock()
 	for _, c := range cs {
@@ -346,6 +353,33 @@ func (s *Server) awaitServing(done <-chan struct{}) bool {
 	case <-s.quit:
 	}
 	return false
+}
+
+// retryPause is how long a handshake whose connect was answered with
+// ConnectionLoss waits before it asks again, watching for a leader change
+// meanwhile (a Service fails its waiting requests a moment before it tells
+// its Host that it stopped serving: the reference does).
+const retryPause = 10 * time.Millisecond
+
+// pauseBeforeRetry waits retryPause, or, if the replica stopped serving
+// after the lost count was read, until it serves again (awaitServing).
+// changed says whether it stopped serving; ok is false when the
+// connection closed or no leader came.
+func (s *Server) pauseBeforeRetry(lost int64, done <-chan struct{}) (changed, ok bool) {
+	pause := time.NewTimer(retryPause)
+	defer pause.Stop()
+	poll := time.NewTicker(time.Millisecond)
+	defer poll.Stop()
+	for s.lost.Load() == lost {
+		select {
+		case <-poll.C:
+		case <-pause.C:
+			return false, s.isServing() || s.awaitServing(done)
+		case <-done:
+			return false, false
+		}
+	}
+	return true, s.awaitServing(done)
 }
 
 func (s *Server) isServing() bool {
