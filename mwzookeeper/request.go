@@ -145,13 +145,22 @@ type Response struct {
 	Path     string   // create: the name actually created
 	Stat     MWStat   // create2, exists, getData, setData, getChildren2
 	Data     []byte   // getData
-	Children []string // getChildren(2), sorted
+	Children []string // getChildren(2), sorted; getEphemerals: the session's ephemeral paths, sorted
 	Results  []OpResult
+	Count    int32        // getAllChildrenNumber: every node below the path
+	Identity []ClientInfo // whoAmI: the connection's authenticated identities (the server answers it)
 
 	// createSession and reconnect.
 	Session  int64
 	Password []byte
 	Timeout  int32
+}
+
+// ClientInfo is one identity a connection is authenticated as, as whoAmI
+// reports it: the scheme ("ip", "digest") and the user in it (the
+// address, the digest's user name).
+type ClientInfo struct {
+	Scheme, User string
 }
 
 // OpResult is one operation's outcome in a multi. A multi is all or

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,6 +56,7 @@ type conn struct {
 	zxid     int64        // newest zxid sent: the header of pings
 	draining bool         // no more requests; close once everything owed is written
 	closed   bool
+	digests  []string // digest users added with addauth, for whoAmI (no ACLs are checked yet)
 }
 
 func newConn(s *Server, nc net.Conn, ip string) *conn {
@@ -241,6 +244,9 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 		c.putBack(s)
 		c.close("malformed request: " + err.Error())
 		return false
+	case h.Op == mwzookeeper.OpWhoAmI:
+		c.enqueue(s)
+		s.complete(&mwzookeeper.Response{Identity: c.identities()})
 	case h.Op == mwzookeeper.OpPing || h.Xid == wire.XidPing:
 		c.srv.svc.Submit(&c.pingReq, noReply) // liveness for the Service
 		c.enqueue(s)
@@ -293,12 +299,25 @@ func (c *conn) auth(body []byte) error {
 	if len(body) < 8 {
 		return mwzookeeper.ErrMarshallingError
 	}
-	_, scheme, _, err := wire.DecodeAuth(body[8:])
+	_, scheme, auth, err := wire.DecodeAuth(body[8:])
 	if err != nil {
 		return mwzookeeper.ErrMarshallingError
 	}
 	switch scheme {
-	case "ip", "digest":
+	case "ip": // ZooKeeper's ip provider adds the address the connection already has
+		return nil
+	case "digest":
+		// ZooKeeper's digest provider takes "user:password"; whoAmI shows
+		// the user.
+		user, _, ok := strings.Cut(string(auth), ":")
+		if !ok {
+			return mwzookeeper.ErrAuthFailed
+		}
+		c.mu.Lock()
+		if !slices.Contains(c.digests, user) {
+			c.digests = append(c.digests, user)
+		}
+		c.mu.Unlock()
 		return nil
 	}
 	c.log.WithField("scheme", scheme).Info("auth refused: no provider for this scheme; closing")
@@ -362,4 +381,16 @@ func (c *conn) shut(level logrus.Level, reason string) {
 	} else {
 		log.Debug("connection closed: " + reason)
 	}
+}
+
+// identities is whoAmI's answer, as ZooKeeper's: the client's address
+// (the ip scheme every connection has), then each digest user it added.
+func (c *conn) identities() []mwzookeeper.ClientInfo {
+	out := []mwzookeeper.ClientInfo{{Scheme: "ip", User: c.ip}}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, u := range c.digests {
+		out = append(out, mwzookeeper.ClientInfo{Scheme: "digest", User: u})
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package aufgabe5
 
 import (
 	"fmt"
+	"strings"
 
 	"zablab/mwzookeeper"
 )
@@ -28,4 +29,37 @@ func (s *Service) readNode(req *mwzookeeper.Request, r *mwzookeeper.Response) er
 	// data watch for exists and getData (exists also on a missing node),
 	// a child watch for getChildren.
 	return fmt.Errorf("%w: TODO(A5.1) in reads.go: Service.readNode: %s %q", mwzookeeper.ErrUnimplemented, req.Op, req.Path)
+}
+
+// readBeyond answers the reads ZooKeeper 3.8 has beyond the sheet:
+// getEphemerals (the session's ephemeral nodes under a prefix, which is a
+// plain string prefix as in ZooKeeper: "/a" also matches "/ab") and
+// getAllChildrenNumber (every node below a path, "/zookeeper" included
+// for "/"). Not part of Aufgabe 5.
+func (s *Service) readBeyond(req *mwzookeeper.Request, r *mwzookeeper.Response) error {
+	if req.Op == mwzookeeper.OpGetEphemerals {
+		prefix := strings.TrimSpace(req.Path)
+		for _, p := range s.tree.ephemeralsOf(req.Session) {
+			if prefix == "" || prefix == "/" || strings.HasPrefix(p, prefix) {
+				r.Children = append(r.Children, p)
+			}
+		}
+		return nil
+	}
+	if err := mwzookeeper.ValidatePath(req.Path, false); err != nil {
+		return err
+	}
+	if s.tree.get(req.Path) == nil {
+		return fmt.Errorf("%w: %q", mwzookeeper.ErrNoNode, req.Path)
+	}
+	below := req.Path + "/"
+	if req.Path == "/" {
+		below = "/"
+	}
+	for p := range s.tree.nodes {
+		if p != req.Path && strings.HasPrefix(p, below) {
+			r.Count++
+		}
+	}
+	return nil
 }

@@ -65,6 +65,17 @@ func appendBody(dst []byte, op mw.OpCode, resp *mw.Response) []byte {
 	case mw.OpGetACL: // GetACLResponse
 		dst = appendWorldACL(dst)
 		return appendStat(dst, &resp.Stat)
+	case mw.OpGetEphemerals: // GetEphemeralsResponse{ephemerals}
+		return appendStrings(dst, resp.Children)
+	case mw.OpGetAllChildrenNumber: // GetAllChildrenNumberResponse{totalNumber}
+		return appendInt32(dst, resp.Count)
+	case mw.OpWhoAmI: // WhoAmIResponse{vector<ClientInfo{authScheme, user}>}
+		dst = appendInt32(dst, int32(len(resp.Identity)))
+		for _, id := range resp.Identity {
+			dst = appendString(dst, id.Scheme)
+			dst = appendString(dst, id.User)
+		}
+		return dst
 	}
 	// delete, setWatches, closeSession, ping, auth: header only.
 	return dst

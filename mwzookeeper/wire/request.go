@@ -22,7 +22,7 @@ type Header struct {
 // answers ErrUnimplemented), delete, exists, getData, setData, getChildren,
 // getChildren2, getACL, sync, check, multi, setWatches, setWatches2 (its
 // persistent watch lists are checked and dropped: the service has none),
-// closeSession and ping. A create whose ACL list is empty or null (also
+// getEphemerals, getAllChildrenNumber, whoAmI, closeSession and ping. A create whose ACL list is empty or null (also
 // inside a multi) is decoded in full and returns the header and an
 // *EmptyACLError (ErrEmptyACL): ZooKeeper answers it InvalidACL. For auth, req.Op is OpAuth and the caller decodes the rest with
 // DecodeAuth(body[8:]). Any other opcode returns the header and
@@ -56,6 +56,10 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 		req.Version = d.int32("version")
 	case mw.OpSync:
 		req.Path = d.ustring("path")
+	case mw.OpGetEphemerals: // GetEphemeralsRequest{prefixPath}
+		req.Path = d.ustring("prefixPath")
+	case mw.OpGetAllChildrenNumber: // GetAllChildrenNumberRequest{path}
+		req.Path = d.ustring("path")
 	case mw.OpMulti:
 		req.Ops, empty = decodeMulti(&d)
 	case mw.OpSetWatches, mw.OpSetWatches2:
@@ -69,7 +73,7 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 		}
 	case mw.OpAuth:
 		return h, nil // the caller decodes the AuthPacket with DecodeAuth
-	case mw.OpCloseSession, mw.OpPing:
+	case mw.OpCloseSession, mw.OpPing, mw.OpWhoAmI:
 		// header only
 	default:
 		*req = mw.Request{}

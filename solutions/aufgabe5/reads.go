@@ -3,6 +3,7 @@ package aufgabe5
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"zablab/mwzookeeper"
 )
@@ -19,6 +20,8 @@ func (s *Service) read(req *mwzookeeper.Request) *mwzookeeper.Response {
 	switch req.Op {
 	case mwzookeeper.OpExists, mwzookeeper.OpGetData, mwzookeeper.OpGetChildren, mwzookeeper.OpGetChildren2, mwzookeeper.OpGetACL:
 		r.Err = s.readNode(req, r)
+	case mwzookeeper.OpGetEphemerals, mwzookeeper.OpGetAllChildrenNumber:
+		r.Err = s.readBeyond(req, r)
 	case mwzookeeper.OpPing:
 	case mwzookeeper.OpSetWatches, mwzookeeper.OpSetWatches2:
 		if req.Session != 0 {
@@ -58,6 +61,39 @@ func (s *Service) readNode(req *mwzookeeper.Request, r *mwzookeeper.Response) er
 		r.Children = n.sortedChildren()
 		if watch {
 			s.watches.Add(mwzookeeper.ChildWatch, req.Path, req.Session)
+		}
+	}
+	return nil
+}
+
+// readBeyond answers the reads ZooKeeper 3.8 has beyond the sheet:
+// getEphemerals (the session's ephemeral nodes under a prefix, which is a
+// plain string prefix as in ZooKeeper: "/a" also matches "/ab") and
+// getAllChildrenNumber (every node below a path, "/zookeeper" included
+// for "/"). Not part of Aufgabe 5.
+func (s *Service) readBeyond(req *mwzookeeper.Request, r *mwzookeeper.Response) error {
+	if req.Op == mwzookeeper.OpGetEphemerals {
+		prefix := strings.TrimSpace(req.Path)
+		for _, p := range s.tree.ephemeralsOf(req.Session) {
+			if prefix == "" || prefix == "/" || strings.HasPrefix(p, prefix) {
+				r.Children = append(r.Children, p)
+			}
+		}
+		return nil
+	}
+	if err := mwzookeeper.ValidatePath(req.Path, false); err != nil {
+		return err
+	}
+	if s.tree.get(req.Path) == nil {
+		return fmt.Errorf("%w: %q", mwzookeeper.ErrNoNode, req.Path)
+	}
+	below := req.Path + "/"
+	if req.Path == "/" {
+		below = "/"
+	}
+	for p := range s.tree.nodes {
+		if p != req.Path && strings.HasPrefix(p, below) {
+			r.Count++
 		}
 	}
 	return nil
