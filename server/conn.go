@@ -56,7 +56,7 @@ type conn struct {
 	zxid     int64        // newest zxid sent: the header of pings
 	draining bool         // no more requests; close once everything owed is written
 	closed   bool
-	digests  []string // digest users added with addauth, for whoAmI (no ACLs are checked yet)
+	digests  []string // "user:password" pairs added with addauth, for whoAmI (no ACLs are checked yet)
 }
 
 func newConn(s *Server, nc net.Conn, ip string) *conn {
@@ -131,11 +131,33 @@ func (c *conn) handshake() bool {
 		if !ok {
 			return c.connected(req, creq, resp)
 		}
+		// A client that gave up (its connect timeout is shorter than
+		// ours) must not get its session moved here behind its back.
+		if c.clientLeft() {
+			c.closeQuiet("the client left during the handshake")
+			return false
+		}
 		if changed {
 			since = time.Now() // a new leader: the replica may be behind it for a moment again
 		}
 		c.log.WithError(resp.Err).Debug("handshake: connecting again")
 	}
+}
+
+// clientLeft says whether the client closed its side while the handshake
+// waited: a read that ends at once with EOF (or an error other than the
+// deadline) says so. A client sends nothing before its connect answer, so
+// the peek takes nothing a later read needs.
+func (c *conn) clientLeft() bool {
+	if err := c.nc.SetReadDeadline(time.Now().Add(time.Millisecond)); err != nil {
+		return true
+	}
+	_, err := c.br.Peek(1)
+	if derr := c.nc.SetReadDeadline(time.Time{}); derr != nil {
+		return true
+	}
+	var ne net.Error
+	return err != nil && !(errors.As(err, &ne) && ne.Timeout())
 }
 
 // submitConnect hands the connect request to the Service and waits for its
@@ -307,15 +329,12 @@ func (c *conn) auth(body []byte) error {
 	case "ip": // ZooKeeper's ip provider adds the address the connection already has
 		return nil
 	case "digest":
-		// ZooKeeper's digest provider takes "user:password"; whoAmI shows
-		// the user.
-		user, _, ok := strings.Cut(string(auth), ":")
-		if !ok {
-			return mwzookeeper.ErrAuthFailed
-		}
+		// ZooKeeper's digest provider takes "user:password" (without a
+		// colon the whole text is the user) and keeps one identity per
+		// pair; whoAmI shows the user.
 		c.mu.Lock()
-		if !slices.Contains(c.digests, user) {
-			c.digests = append(c.digests, user)
+		if !slices.Contains(c.digests, string(auth)) {
+			c.digests = append(c.digests, string(auth))
 		}
 		c.mu.Unlock()
 		return nil
@@ -389,8 +408,9 @@ func (c *conn) identities() []mwzookeeper.ClientInfo {
 	out := []mwzookeeper.ClientInfo{{Scheme: "ip", User: c.ip}}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, u := range c.digests {
-		out = append(out, mwzookeeper.ClientInfo{Scheme: "digest", User: u})
+	for _, pair := range c.digests {
+		user, _, _ := strings.Cut(pair, ":")
+		out = append(out, mwzookeeper.ClientInfo{Scheme: "digest", User: user})
 	}
 	return out
 }

@@ -66,23 +66,24 @@ func (s *Service) readNode(req *mwzookeeper.Request, r *mwzookeeper.Response) er
 	return nil
 }
 
-// readBeyond answers the reads ZooKeeper 3.8 has beyond the sheet:
-// getEphemerals (the session's ephemeral nodes under a prefix, which is a
-// plain string prefix as in ZooKeeper: "/a" also matches "/ab") and
-// getAllChildrenNumber (every node below a path, "/zookeeper" included
-// for "/"). Not part of Aufgabe 5.
+// readBeyond answers the reads ZooKeeper 3.8 has beyond the sheet, as
+// its FinalRequestProcessor does: getEphemerals (the session's ephemeral
+// nodes under a prefix, a plain string prefix: "/a" also matches "/ab";
+// one that is blank or "/" after Java's trim means all) and
+// getAllChildrenNumber (every node below a path, which is not validated:
+// a path that names no node is NoNode). Not part of Aufgabe 5.
 func (s *Service) readBeyond(req *mwzookeeper.Request, r *mwzookeeper.Response) error {
 	if req.Op == mwzookeeper.OpGetEphemerals {
-		prefix := strings.TrimSpace(req.Path)
+		// Java sees the prefix and the paths as decoded strings: broken
+		// UTF-8 becomes U+FFFD on both sides.
+		prefix := strings.ToValidUTF8(req.Path, "\uFFFD")
+		trimmed := strings.TrimFunc(prefix, func(r rune) bool { return r <= ' ' })
 		for _, p := range s.tree.ephemeralsOf(req.Session) {
-			if prefix == "" || prefix == "/" || strings.HasPrefix(p, prefix) {
+			if trimmed == "" || trimmed == "/" || strings.HasPrefix(strings.ToValidUTF8(p, "\uFFFD"), prefix) {
 				r.Children = append(r.Children, p)
 			}
 		}
 		return nil
-	}
-	if err := mwzookeeper.ValidatePath(req.Path, false); err != nil {
-		return err
 	}
 	if s.tree.get(req.Path) == nil {
 		return fmt.Errorf("%w: %q", mwzookeeper.ErrNoNode, req.Path)
