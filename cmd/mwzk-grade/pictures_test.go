@@ -21,13 +21,7 @@ func TestPicturesOfFailingTestsAreListed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"A5.2/Linearizable", "A5.2/Sync"} {
-		d := filepath.Join(runPictures(dir, 0, 1), artifacts.DirName(suitePrefix+name))
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(d, "history.html"), []byte("<html>"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		leavePage(t, runPictures(dir, 0, 1), name)
 	}
 	rep := &Report{Status: "graded", Parts: []PartGrade{{ID: "A5.2", Tests: []TestGrade{
 		{Name: "Linearizable", Points: 4, Status: "fail", Failure: []string{"not linearizable"}},
@@ -62,4 +56,19 @@ func TestPicturesOfFailingTestsAreListed(t *testing.T) {
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("a grading without pictures left its folder %s (%v)", dir, err)
 	}
+}
+
+// leavePage writes a page as test name (part/test) of the suite leaves it
+// in its run's artifacts folder, and returns its path.
+func leavePage(t *testing.T, runDir, name string) string {
+	t.Helper()
+	d := filepath.Join(runDir, artifacts.DirName(suitePrefix+name))
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(d, "history.html")
+	if err := os.WriteFile(page, []byte("<html>not linearizable"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return page
 }
