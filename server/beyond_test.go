@@ -125,3 +125,26 @@ func TestBeyondTheSheetAsZooKeeperRaw(t *testing.T) {
 		}
 	}
 }
+
+// createRaw sends create path (persistent, world:anyone) and returns the
+// reply's zxid and error code.
+func (r *raw) createRaw(xid int32, path string, flags int32) (int64, int32) {
+	r.t.Helper()
+	b := be32(be32(nil, xid), int32(mw.OpCreate))
+	b = jstr(b, path)
+	b = be32(b, 0)                                 // data: empty
+	b = be32(b, 1)                                 // one ACL
+	b = jstr(jstr(be32(b, 31), "world"), "anyone") // perms all, world:anyone
+	b = be32(b, flags)
+	r.frame(b)
+	for {
+		body := r.readFrame()
+		if len(body) < 16 {
+			r.t.Fatalf("reply of %d bytes", len(body))
+		}
+		if int32(binary.BigEndian.Uint32(body)) == -1 { // a watch event
+			continue
+		}
+		return int64(binary.BigEndian.Uint64(body[4:])), int32(binary.BigEndian.Uint32(body[12:]))
+	}
+}
