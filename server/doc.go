@@ -55,8 +55,11 @@
 // ZooKeeper has no provider for ("world" among them) is answered AuthFailed
 // and the connection closes, as in ZooKeeper 3.8. A malformed, oversized or half-sent frame closes that one connection
 // with a logged reason. While the Service says it cannot serve (its Zab peer
-// is LOOKING), every client connection is closed and new ones are refused;
-// sessions survive, and clients reconnect by themselves.
+// is LOOKING), every client connection with a session is closed; a
+// handshake waits up to a second for a leader, and one the Service answers
+// ConnectionLoss asks again while its client stays, so a client does not
+// pay its reconnect back-off for a moment of LOOKING. Sessions survive, and
+// clients reconnect by themselves.
 //
 // docs/threads.md lists the goroutines and what each owns.
 package server
