@@ -80,7 +80,7 @@ func ensemble(t *testing.T, dir string) (string, []string) {
 		for j := 1; j <= 3; j++ {
 			fmt.Fprintf(&b, "peer%d=127.0.0.1:%d\n", j, pp[j-1])
 		}
-		b.WriteString("tickTime=100\ninitLimit=10\nsyncLimit=5\nlog.level=WARN\n")
+		b.WriteString("tickTime=100\ninitLimit=10\nsyncLimit=5\nlog.level=INFO\n")
 		if err := os.WriteFile(filepath.Join(ens, fmt.Sprintf("peer%d.properties", i)), []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -186,6 +186,12 @@ func runKillRestart(t *testing.T) (string, int) {
 	traces := filepath.Join(dir, "trace")
 	run := startProc(t, filepath.Join(bins, "mwzk-run"), "--ensemble", ens, "--bin", filepath.Join(bins, "mwzk-server"),
 		"--impl", "solution", "--trace-dir", traces, "--color=false")
+	t.Cleanup(func() { // the peers' logs say why a wait ran out
+		if t.Failed() {
+			out := run.out.String()
+			t.Logf("mwzk-run's output (last 6000 bytes):\n%s", out[max(0, len(out)-6000):])
+		}
+	})
 	var pids []string
 	wait.For(t, "mwzk-run's banner", 30*time.Second, func() bool {
 		m := pidsRE.FindStringSubmatch(run.out.String())
