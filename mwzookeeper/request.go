@@ -129,11 +129,12 @@ type Request struct {
 
 // Op is one operation of a multi: check, create, delete or setData.
 type Op struct {
-	Op      OpCode // OpCheck, OpCreate (or OpCreate2), OpDelete, OpSetData
+	Op      OpCode // OpCheck, OpCreate (or OpCreate2), OpDelete, OpSetData; in a multiRead OpGetData, OpGetChildren
 	Path    string
 	Data    []byte
 	Version int32
 	Mode    CreateMode
+	Watch   bool // multiRead: leave a watch, as getData and getChildren do
 }
 
 // Response is the answer to a Request. Err is nil or wraps one of the
@@ -172,7 +173,10 @@ type OpResult struct {
 	Op   OpCode
 	Err  error
 	Path string // create: the name created
-	Stat MWStat // setData (and create2)
+	Stat MWStat // setData (and create2); multiRead's getData
+	// multiRead, whose ops fail one by one (a multi is all or nothing):
+	Data     []byte   // getData
+	Children []string // getChildren, sorted
 }
 
 func itoa(v int64) string {

@@ -65,6 +65,8 @@ func appendBody(dst []byte, op mw.OpCode, resp *mw.Response) []byte {
 	case mw.OpGetACL: // GetACLResponse
 		dst = appendWorldACL(dst)
 		return appendStat(dst, &resp.Stat)
+	case mw.OpMultiRead: // MultiResponse: each read's result or error, then done
+		return appendMultiRead(dst, resp.Results)
 	case mw.OpGetEphemerals: // GetEphemeralsResponse{ephemerals}
 		return appendStrings(dst, resp.Children)
 	case mw.OpGetAllChildrenNumber: // GetAllChildrenNumberResponse{totalNumber}
@@ -129,6 +131,26 @@ func appendMulti(dst []byte, results []mw.OpResult) []byte {
 			dst = appendStat(dst, &r.Stat)
 		default: // delete, check: no record
 			dst = appendMultiHeader(dst, r.Op, false, 0)
+		}
+	}
+	return appendMultiDone(dst)
+}
+
+// appendMultiRead writes multiRead's MultiResponse: unlike a multi, each
+// read succeeds or fails on its own.
+func appendMultiRead(dst []byte, results []mw.OpResult) []byte {
+	for i := range results {
+		r := &results[i]
+		switch {
+		case r.Err != nil:
+			dst = appendErrorResult(dst, mw.CodeOf(r.Err))
+		case r.Op == mw.OpGetData:
+			dst = appendMultiHeader(dst, mw.OpGetData, false, 0)
+			dst = appendBuffer(dst, r.Data)
+			dst = appendStat(dst, &r.Stat)
+		default: // getChildren
+			dst = appendMultiHeader(dst, mw.OpGetChildren, false, 0)
+			dst = appendStrings(dst, r.Children)
 		}
 	}
 	return appendMultiDone(dst)

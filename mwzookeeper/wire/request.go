@@ -22,7 +22,7 @@ type Header struct {
 // answers ErrUnimplemented), delete, exists, getData, setData, getChildren,
 // getChildren2, getACL, sync, check, multi, setWatches, setWatches2 (its
 // persistent watch lists are checked and dropped: the service has none),
-// getEphemerals, getAllChildrenNumber, whoAmI, closeSession and ping. A create whose ACL list is empty or null (also
+// multiRead, getEphemerals, getAllChildrenNumber, whoAmI, closeSession and ping. A create whose ACL list is empty or null (also
 // inside a multi) is decoded in full and returns the header and an
 // *EmptyACLError (ErrEmptyACL): ZooKeeper answers it InvalidACL. For auth, req.Op is OpAuth and the caller decodes the rest with
 // DecodeAuth(body[8:]). Any other opcode returns the header and
@@ -62,6 +62,8 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 		req.Path = d.ustring("path")
 	case mw.OpMulti:
 		req.Ops, empty = decodeMulti(&d)
+	case mw.OpMultiRead:
+		req.Ops = decodeMultiRead(&d)
 	case mw.OpSetWatches, mw.OpSetWatches2:
 		req.RelZxid = d.int64("relativeZxid")
 		req.DataWatches = d.strings("dataWatches")
@@ -143,6 +145,27 @@ func decodeMulti(d *decoder) ([]mw.Op, *EmptyACLError) {
 		ops = append(ops, op)
 	}
 	return ops, empty
+}
+
+// decodeMultiRead reads a MultiOperationRecord of reads: getData and
+// getChildren, each a path and a watch flag (ZooKeeper 3.8's multiRead
+// takes no other op).
+func decodeMultiRead(d *decoder) []mw.Op {
+	var ops []mw.Op
+	for d.err == nil {
+		typ := mw.OpCode(d.int32("header.type"))
+		done := d.bool("header.done")
+		d.int32("header.err")
+		if done || d.err != nil {
+			break
+		}
+		if typ != mw.OpGetData && typ != mw.OpGetChildren {
+			d.fail("header.type", "op %d (%s) cannot be part of a multiRead", int32(typ), typ)
+			break
+		}
+		ops = append(ops, mw.Op{Op: typ, Path: d.ustring("path"), Watch: d.bool("watch")})
+	}
+	return ops
 }
 
 // DecodeAuth decodes an AuthPacket, the body of an auth request after its
