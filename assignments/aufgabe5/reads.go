@@ -32,52 +32,68 @@ func (s *Service) readNode(req *mwzookeeper.Request, r *mwzookeeper.Response) er
 }
 
 // readBeyond answers the reads ZooKeeper 3.8 has beyond the sheet, as
-// its FinalRequestProcessor does: multiRead (getData and getChildren,
-// each with its own result or error), getEphemerals (the session's ephemeral
-// nodes under a prefix, a plain string prefix: "/a" also matches "/ab";
-// one that is blank or "/" after Java's trim means all) and
-// getAllChildrenNumber (every node below a path, which is not validated:
-// a path that names no node is NoNode). Not part of Aufgabe 5.
+// its FinalRequestProcessor does. Not part of Aufgabe 5.
 func (s *Service) readBeyond(req *mwzookeeper.Request, r *mwzookeeper.Response) error {
-	if req.Op == mwzookeeper.OpMultiRead {
-		// Each read on its own, at this one state: one may fail and the
-		// others answer.
-		for _, o := range req.Ops {
-			sub := &mwzookeeper.Request{Op: o.Op, Session: req.Session, Path: o.Path, Watch: o.Watch}
-			var sr mwzookeeper.Response
-			// ZooKeeper looks a multiRead's path up unchecked: a bad one
-			// names no node.
-			err := fmt.Errorf("%w: %q", mwzookeeper.ErrNoNode, o.Path)
-			if mwzookeeper.ValidatePath(o.Path, false) == nil {
-				err = s.readNode(sub, &sr)
-			}
-			r.Results = append(r.Results, mwzookeeper.OpResult{Op: o.Op, Err: err, Stat: sr.Stat, Data: sr.Data, Children: sr.Children})
+	switch req.Op {
+	case mwzookeeper.OpMultiRead:
+		r.Results = s.multiRead(req)
+	case mwzookeeper.OpGetEphemerals:
+		r.Children = s.ephemeralsUnder(req.Session, req.Path)
+	default: // getAllChildrenNumber
+		if s.tree.get(req.Path) == nil { // the path is not validated: a bad one names no node
+			return fmt.Errorf("%w: %q", mwzookeeper.ErrNoNode, req.Path)
 		}
-		return nil
-	}
-	if req.Op == mwzookeeper.OpGetEphemerals {
-		// Java sees the prefix and the paths as decoded strings: broken
-		// UTF-8 becomes U+FFFD on both sides.
-		prefix := strings.ToValidUTF8(req.Path, "\uFFFD")
-		trimmed := strings.TrimFunc(prefix, func(r rune) bool { return r <= ' ' })
-		for _, p := range s.tree.ephemeralsOf(req.Session) {
-			if trimmed == "" || trimmed == "/" || strings.HasPrefix(strings.ToValidUTF8(p, "\uFFFD"), prefix) {
-				r.Children = append(r.Children, p)
-			}
-		}
-		return nil
-	}
-	if s.tree.get(req.Path) == nil {
-		return fmt.Errorf("%w: %q", mwzookeeper.ErrNoNode, req.Path)
-	}
-	below := req.Path + "/"
-	if req.Path == "/" {
-		below = "/"
-	}
-	for p := range s.tree.nodes {
-		if p != req.Path && strings.HasPrefix(p, below) {
-			r.Count++
-		}
+		r.Count = s.countBelow(req.Path)
 	}
 	return nil
+}
+
+// multiRead runs getData and getChildren each on its own, at this one
+// state: one may fail and the others answer. ZooKeeper looks a
+// multiRead's path up unchecked: a bad one names no node.
+func (s *Service) multiRead(req *mwzookeeper.Request) []mwzookeeper.OpResult {
+	out := make([]mwzookeeper.OpResult, 0, len(req.Ops))
+	for _, o := range req.Ops {
+		sub := &mwzookeeper.Request{Op: o.Op, Session: req.Session, Path: o.Path, Watch: o.Watch}
+		var sr mwzookeeper.Response
+		var err error
+		if mwzookeeper.ValidatePath(o.Path, false) != nil {
+			err = fmt.Errorf("%w: %q", mwzookeeper.ErrNoNode, o.Path)
+		} else {
+			err = s.readNode(sub, &sr)
+		}
+		out = append(out, mwzookeeper.OpResult{Op: o.Op, Err: err, Stat: sr.Stat, Data: sr.Data, Children: sr.Children})
+	}
+	return out
+}
+
+// ephemeralsUnder is getEphemerals: session's ephemeral nodes under a
+// plain string prefix ("/a" also matches "/ab"); one that is blank or "/"
+// after Java's trim means all. Java sees the prefix and the paths as
+// decoded strings: broken UTF-8 becomes U+FFFD on both sides.
+func (s *Service) ephemeralsUnder(session int64, prefix string) []string {
+	prefix = strings.ToValidUTF8(prefix, "\uFFFD")
+	trimmed := strings.TrimFunc(prefix, func(r rune) bool { return r <= ' ' })
+	var out []string
+	for _, p := range s.tree.ephemeralsOf(session) {
+		if trimmed == "" || trimmed == "/" || strings.HasPrefix(strings.ToValidUTF8(p, "\uFFFD"), prefix) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// countBelow is getAllChildrenNumber: every node below path.
+func (s *Service) countBelow(path string) int32 {
+	below := path + "/"
+	if path == "/" {
+		below = "/"
+	}
+	var n int32
+	for p := range s.tree.nodes {
+		if p != path && strings.HasPrefix(p, below) {
+			n++
+		}
+	}
+	return n
 }

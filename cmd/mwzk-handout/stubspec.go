@@ -21,7 +21,7 @@ var provided = []string{
 	// order.go
 	"flush",
 	// reads.go: ZooKeeper 3.8's reads beyond the sheet (getEphemerals, getAllChildrenNumber)
-	"Service.readBeyond",
+	"Service.readBeyond", "Service.multiRead", "Service.ephemeralsUnder", "Service.countBelow",
 	// sessions.go
 	"newPassword", "Service.livenessLoop",
 	// tree.go

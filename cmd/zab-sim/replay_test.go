@@ -26,7 +26,7 @@ func mustParse(t *testing.T, args []string) *config {
 func makeArgs(t *testing.T, vars ...string) []string {
 	t.Helper()
 	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make")
+		t.Skip("make is not installed: the replay line's make form cannot be checked (CI installs make)")
 	}
 	out, err := exec.Command("make", append([]string{"-s", "-n", "-C", "../..", "sim-html"}, vars...)...).Output()
 	if err != nil {

@@ -58,7 +58,6 @@ type Client struct {
 	version  map[string]int32 // the last version seen per key, for conditional writes
 	writes   int
 	answered *atomic.Int32 // operations with a definite answer, of every client
-	stop     <-chan struct{}
 }
 
 // NewClient opens a session on replica home; answered counts the
@@ -79,15 +78,13 @@ func NewClient(t testing.TB, cl Cluster, h *History, id, home int, seed int64, a
 // that say what happened count as answered: a Service that loses every
 // answer must not look busy.
 func (c *Client) Run(t testing.TB, stop <-chan struct{}, maxOps int) {
-	c.stop = stop
-	defer func() { c.stop = nil }()
 	for n := 0; n < maxOps; n++ {
 		select {
 		case <-stop:
 			return
 		default:
 		}
-		if !c.pick(t) {
+		if !c.pick(t, stop) {
 			return
 		}
 		key := Keys[c.rng.Intn(len(Keys))]
@@ -118,7 +115,7 @@ func (c *Client) ReadEverywhere(t testing.TB) {
 	for i := 1; i <= c.cl.N(); i++ {
 		c.home = i
 		for _, key := range Keys {
-			if c.pick(t) {
+			if c.pick(t, nil) {
 				c.Read(t, key)
 			}
 		}
@@ -126,8 +123,9 @@ func (c *Client) ReadEverywhere(t testing.TB) {
 }
 
 // pick connects the session to the home replica if it serves, else to
-// another that does, waiting (bounded) while none takes it.
-func (c *Client) pick(t testing.TB) bool {
+// another that does, waiting (bounded, and until stop closes) while none
+// takes it.
+func (c *Client) pick(t testing.TB, stop <-chan struct{}) bool {
 	deadline := time.After(pickTimeout)
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
@@ -151,7 +149,7 @@ func (c *Client) pick(t testing.TB) bool {
 		}
 		select {
 		case <-tick.C:
-		case <-c.stop: // nil outside Run: never ready
+		case <-stop: // nil: wait out the deadline
 			return false
 		case <-deadline:
 			t.Errorf("client %d: no replica took session %#x for %s", c.id, c.session, pickTimeout)
