@@ -303,7 +303,9 @@ var stubBodies = map[string]string{
 	"Service.read": `
 	// TODO(A5.1): execute a read on the applied state, at once: exists,
 	// getData, getChildren(2) and getACL with readNode; ping answers
-	// nothing; anything else is ErrUnimplemented. A session that does not
+	// nothing; anything else is ErrUnimplemented (optional, no points:
+	// multiRead, getEphemerals and getAllChildrenNumber can go to the
+	// provided readBeyond). A session that does not
 	// exist gets ErrSessionExpired. The Response carries s.lastZxid.
 	// TODO(A5.6): setWatches re-registers a reconnecting client's watches
 	// (s.watches.SetWatches with s.tree.lookup).
