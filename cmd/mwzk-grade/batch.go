@@ -123,6 +123,7 @@ func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Rep
 		rep = refusedReport(root, o, it, err)
 	default:
 		sub.Name = it.name
+		o = o.forHandIn(it.path, "")
 		o.pictures, o.picturesBase = filepath.Join(dir, "pictures"), dir
 		rep, err = gradeSubmission(ctx, root, o, sub, io.Discard)
 		if rep != nil {

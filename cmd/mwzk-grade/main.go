@@ -229,6 +229,14 @@ func moduleRoot() (string, error) {
 	}
 }
 
+// forHandIn is o as for grading the one hand-in at origin (and ref): a
+// batch and a replay load it themselves, and the replay lines must still
+// name it, not the checkout.
+func (o options) forHandIn(origin, ref string) options {
+	o.submissions, o.submission, o.ref = "", origin, ref
+	return o
+}
+
 // replayCommand is the make command that grades the same code again, for
 // the replay lines a failing test prints (conformance.ReplayEnv): the
 // suite runs in a copy where the graded code sits in assignments/, which

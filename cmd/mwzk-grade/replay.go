@@ -22,6 +22,7 @@ func replay(ctx context.Context, root string, o options, log io.Writer) error {
 	o.part, o.repeat, o.extra, o.seeds, o.variant = old.Part, max(old.Repeat, 1), old.Extra, old.Seeds, old.Variant
 	var sub *submission
 	if old.Origin != "" {
+		o = o.forHandIn(old.Origin, old.Ref)
 		sub, err = loadSubmission(old.Origin, old.Ref)
 	} else {
 		o.impl = old.Impl
