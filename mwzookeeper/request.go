@@ -71,7 +71,7 @@ func (o OpCode) String() string {
 func (o OpCode) IsWrite() bool {
 	switch o {
 	case OpCreate, OpCreate2, OpDelete, OpSetData, OpMulti, OpCreateSession, OpCloseSession,
-		OpReconnect, OpCheck:
+		OpReconnect, OpCheck, OpCreateContainer, OpCreateTTL, OpSetACL, OpDeleteContainer:
 		return true
 	}
 	return false
@@ -80,25 +80,65 @@ func (o OpCode) IsWrite() bool {
 // CreateMode is a create's flags, ZooKeeper's values.
 type CreateMode int32
 
-// Create modes.
+// Create modes. Containers and TTL nodes are beyond the sheet (see
+// modes.go); Aufgabe 5's service may answer them ErrUnimplemented.
 const (
 	Persistent           CreateMode = 0
 	Ephemeral            CreateMode = 1
 	PersistentSequential CreateMode = 2
 	EphemeralSequential  CreateMode = 3
-	Container            CreateMode = 4 // not supported: ErrUnimplemented
-	PersistentTTL        CreateMode = 5 // not supported: ErrUnimplemented
-	PersistentSeqTTL     CreateMode = 6 // not supported: ErrUnimplemented
+	Container            CreateMode = 4 // removed once its last child is gone
+	PersistentTTL        CreateMode = 5 // removed once unchanged and childless for its TTL
+	PersistentSeqTTL     CreateMode = 6
 )
 
 // IsEphemeral says whether nodes of this mode die with their session.
 func (m CreateMode) IsEphemeral() bool { return m == Ephemeral || m == EphemeralSequential }
 
 // IsSequential says whether this mode appends a counter to the name.
-func (m CreateMode) IsSequential() bool { return m == PersistentSequential || m == EphemeralSequential }
+func (m CreateMode) IsSequential() bool {
+	return m == PersistentSequential || m == EphemeralSequential || m == PersistentSeqTTL
+}
 
-// Valid says whether the service supports the mode.
+// IsTTL says whether this mode makes a TTL node.
+func (m CreateMode) IsTTL() bool { return m == PersistentTTL || m == PersistentSeqTTL }
+
+// Valid says whether the mode is one of Aufgabe 5's four.
 func (m CreateMode) Valid() bool { return m >= Persistent && m <= EphemeralSequential }
+
+// Known says whether ZooKeeper 3.8 knows the mode (containers and TTL
+// nodes included).
+func (m CreateMode) Known() bool { return m >= Persistent && m <= PersistentSeqTTL }
+
+// IsCreate says whether the operation creates a node: create, create2,
+// createContainer or createTTL (the last three answer with a Stat).
+func (o OpCode) IsCreate() bool {
+	return o == OpCreate || o == OpCreate2 || o == OpCreateContainer || o == OpCreateTTL
+}
+
+// WatchMode is addWatch's mode, ZooKeeper's AddWatchMode.
+type WatchMode int32
+
+// addWatch's modes: a persistent watch sees its node's events and stays
+// after firing; a recursive one also sees every descendant's (but no
+// NodeChildrenChanged).
+const (
+	WatchPersistent          WatchMode = 0
+	WatchPersistentRecursive WatchMode = 1
+)
+
+// WatcherType names the watches removeWatches and checkWatches are about,
+// ZooKeeper's WatcherType.
+type WatcherType int32
+
+// Watcher types.
+const (
+	WatcherChildren            WatcherType = 1
+	WatcherData                WatcherType = 2
+	WatcherAny                 WatcherType = 3
+	WatcherPersistent          WatcherType = 4
+	WatcherPersistentRecursive WatcherType = 5
+)
 
 // Request is one client request as the server hands it to a Service. Only
 // the fields of its Op are set; the others are zero.
@@ -113,6 +153,17 @@ type Request struct {
 	Mode    CreateMode // create
 	Watch   bool       // exists, getData, getChildren: leave a watch
 	Ops     []Op       // multi
+
+	// Beyond the sheet (ZooKeeper 3.8; Aufgabe 5 does not need them).
+	ACL       []ACL     // create, setACL: the ACL the client asks for
+	TTL       int64     // createTTL: the TTL in ms; 0 for every other create
+	WatchMode   WatchMode   // addWatch
+	WatcherType WatcherType // removeWatches, checkWatches
+	// Auth is who the connection is authenticated as: its address (ip),
+	// every addauth digest, SASL's user, and ("super", "") for the super
+	// user. The server sets it on every request; the slice is shared and
+	// never changed: keep it, do not modify it.
+	Auth []ID
 
 	// Sessions: createSession and reconnect.
 	Timeout  int32  // ms, already negotiated by the server
@@ -134,7 +185,9 @@ type Op struct {
 	Data    []byte
 	Version int32
 	Mode    CreateMode
-	Watch   bool // multiRead: leave a watch, as getData and getChildren do
+	Watch   bool  // multiRead: leave a watch, as getData and getChildren do
+	ACL     []ACL // create: the ACL the client asks for (beyond the sheet)
+	TTL     int64 // create of a TTL mode: the TTL in ms (beyond the sheet)
 }
 
 // Response is the answer to a Request. Err is nil or wraps one of the
@@ -149,6 +202,7 @@ type Response struct {
 	Children []string // getChildren(2), sorted; getEphemerals: the session's ephemeral paths, sorted
 	Results  []OpResult
 	Count    int32        // getAllChildrenNumber: every node below the path
+	ACL      []ACL        // getACL (with Stat)
 	Identity []ClientInfo // whoAmI: the connection's authenticated identities (the server answers it)
 
 	// createSession and reconnect.
