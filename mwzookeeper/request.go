@@ -155,8 +155,8 @@ type Request struct {
 	Ops     []Op       // multi
 
 	// Beyond the sheet (ZooKeeper 3.8; Aufgabe 5 does not need them).
-	ACL       []ACL     // create, setACL: the ACL the client asks for
-	TTL       int64     // createTTL: the TTL in ms; 0 for every other create
+	ACL         []ACL       // create, setACL: the ACL the client asks for
+	TTL         int64       // createTTL: the TTL in ms; 0 for every other create
 	WatchMode   WatchMode   // addWatch
 	WatcherType WatcherType // removeWatches, checkWatches
 	// Auth is who the connection is authenticated as: its address (ip),

@@ -79,6 +79,26 @@ type Detailer interface {
 	Details() Details
 }
 
+// Beyond is implemented by a Service that also does ZooKeeper 3.8's calls
+// beyond the sheet: ACLs checked on every operation (Request.Auth),
+// setACL, containers and TTL nodes, persistent watches, removeWatches and
+// checkWatches. For a Service without it the server answers those calls
+// ErrUnimplemented itself, so Aufgabe 5's Service never sees them; it
+// sees Request.ACL and Request.Auth and may ignore them.
+type Beyond interface {
+	BeyondTheSheet()
+}
+
+// BeyondOnly says whether o is one of the operations only a Beyond Service is given, alone or
+// (the creates) inside a multi.
+func (o OpCode) BeyondOnly() bool {
+	switch o {
+	case OpSetACL, OpCreateContainer, OpCreateTTL, OpDeleteContainer, OpAddWatch, OpRemoveWatches, OpCheckWatches:
+		return true
+	}
+	return false
+}
+
 // Details are what a Detailer lists. Maps may be nil.
 type Details struct {
 	Sessions   map[int64]time.Duration // session id -> its timeout
@@ -104,6 +124,13 @@ const (
 	KeyMaxClientCnxns    = "maxClientCnxns"
 	KeyMinSessionTimeout = "minSessionTimeout"
 	KeyMaxSessionTimeout = "maxSessionTimeout"
+
+	// Beyond the sheet, named as ZooKeeper's system properties.
+	// KeyExtendedTypes allows TTL nodes (ZooKeeper's default: off).
+	KeyExtendedTypes = "zookeeper.extendedTypesEnabled"
+	// KeyContainerInterval is how often (ms) the leader looks for empty
+	// containers and expired TTL nodes (ZooKeeper's default: 60000).
+	KeyContainerInterval = "znode.container.checkIntervalMs"
 )
 
 // Ensemble says whether p describes a member of an ensemble (it has

@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"zablab/mwzookeeper"
@@ -27,6 +28,7 @@ type Config struct {
 	MaxSessionTimeout time.Duration
 	TickTime          time.Duration // as Zab reads it
 	Ops               Ops           // admin API, metrics, four-letter words (config_ops.go)
+	SuperDigest       string        // KeySuperDigest: the super user's digest identity; "" for none
 }
 
 // Defaults, as in ZooKeeper.
@@ -67,6 +69,12 @@ func ConfigFromProperties(p *properties.Properties, needPort bool) (Config, erro
 	}
 	if c.MaxClientCnxns < 0 {
 		return c, p.Errorf(mwzookeeper.KeyMaxClientCnxns, ErrConfig, "want 0 (unlimited) or more, got %d", c.MaxClientCnxns)
+	}
+	if v, ok := p.Get(KeySuperDigest); ok {
+		c.SuperDigest = trim(v)
+		if user, hash, ok := strings.Cut(c.SuperDigest, ":"); c.SuperDigest != "" && (!ok || user == "" || hash == "") {
+			return c, p.Errorf(KeySuperDigest, ErrConfig, "want user:base64(sha1(user:password)), got %q", c.SuperDigest)
+		}
 	}
 	if c.Ops, err = readOps(p, c.ClientPortAddress); err != nil {
 		return c, err

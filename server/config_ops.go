@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"zablab/mwzookeeper"
 	"zablab/properties"
 	"zablab/zab"
 )
@@ -33,7 +34,8 @@ const (
 // says programs that read more keys append them).
 func init() {
 	for _, k := range []string{KeyClientPortAddress, KeyAdminPort, KeyAdminAddress, KeyMetricsPort,
-		KeyMetricsHost, KeyMetricsClass, KeyWhitelist} {
+		KeyMetricsHost, KeyMetricsClass, KeyWhitelist, KeySuperDigest,
+		mwzookeeper.KeyExtendedTypes, mwzookeeper.KeyContainerInterval} {
 		if !slices.Contains(zab.KnownKeys, k) {
 			zab.KnownKeys = append(zab.KnownKeys, k)
 		}

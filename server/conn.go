@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,13 +54,17 @@ type conn struct {
 	zxid     int64        // newest zxid sent: the header of pings
 	draining bool         // no more requests; close once everything owed is written
 	closed   bool
-	digests  []string // "user:password" pairs added with addauth, for whoAmI (no ACLs are checked yet)
+	// ids is who the client is authenticated as (auth.go), the ip
+	// identity first. Only the reading goroutine changes it, by replacing
+	// the slice: requests keep the one they were given.
+	ids []mwzookeeper.ID
 }
 
 func newConn(s *Server, nc net.Conn, ip string) *conn {
 	c := &conn{srv: s, nc: nc, br: bufio.NewReaderSize(nc, 64<<10), ip: ip,
 		remote: nc.RemoteAddr().String(), done: make(chan struct{}), wake: make(chan struct{}, 1)}
 	c.log = s.log.WithField("client", c.remote)
+	c.ids = []mwzookeeper.ID{{Scheme: "ip", ID: ip}}
 	c.room.L = &c.mu
 	c.timeout.Store(s.cfg.MaxSessionTimeout.Milliseconds())
 	c.lastRecv.Store(time.Now().UnixNano())
@@ -266,6 +268,10 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 		c.putBack(s)
 		c.close("malformed request: " + err.Error())
 		return false
+	case !c.srv.beyond && beyondOnly(&s.req):
+		c.enqueue(s)
+		s.completeErr(fmt.Errorf("%w: %s %q: this Service does not do ZooKeeper's calls beyond the sheet",
+			mwzookeeper.ErrUnimplemented, h.Op, s.req.Path))
 	case h.Op == mwzookeeper.OpWhoAmI:
 		c.enqueue(s)
 		s.complete(&mwzookeeper.Response{Identity: c.identities()})
@@ -274,7 +280,7 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 		c.enqueue(s)
 		s.completeErr(nil)
 	default:
-		s.req.Op, s.req.Session, s.req.Xid = h.Op, c.pingReq.Session, h.Xid
+		s.req.Op, s.req.Session, s.req.Xid, s.req.Auth = h.Op, c.pingReq.Session, h.Xid, c.ids
 		c.enqueue(s)
 		c.srv.svc.Submit(&s.req, s.reply)
 		if h.Op == mwzookeeper.OpCloseSession {
@@ -309,38 +315,6 @@ func invalidACL(req *mwzookeeper.Request, bad int) *mwzookeeper.Response {
 		}
 	}
 	return resp
-}
-
-// auth answers an auth packet as ZooKeeper 3.8's providers do: ip is an
-// identity every client has, and digest accepts any user:password (in
-// ZooKeeper it only names an identity for ACLs, which this server does not
-// have). A scheme ZooKeeper has no provider for fails, "world" among them
-// (ZooKeeper registers only ip and digest by default); the caller then
-// closes the connection after the answer, as ZooKeeper does.
-func (c *conn) auth(body []byte) error {
-	if len(body) < 8 {
-		return mwzookeeper.ErrMarshallingError
-	}
-	_, scheme, auth, err := wire.DecodeAuth(body[8:])
-	if err != nil {
-		return mwzookeeper.ErrMarshallingError
-	}
-	switch scheme {
-	case "ip": // ZooKeeper's ip provider adds the address the connection already has
-		return nil
-	case "digest":
-		// ZooKeeper's digest provider takes "user:password" (without a
-		// colon the whole text is the user) and keeps one identity per
-		// pair; whoAmI shows the user.
-		c.mu.Lock()
-		if !slices.Contains(c.digests, string(auth)) {
-			c.digests = append(c.digests, string(auth))
-		}
-		c.mu.Unlock()
-		return nil
-	}
-	c.log.WithField("scheme", scheme).Info("auth refused: no provider for this scheme; closing")
-	return mwzookeeper.ErrAuthFailed
 }
 
 // touch records that the client sent something.
@@ -400,17 +374,4 @@ func (c *conn) shut(level logrus.Level, reason string) {
 	} else {
 		log.Debug("connection closed: " + reason)
 	}
-}
-
-// identities is whoAmI's answer, as ZooKeeper's: the client's address
-// (the ip scheme every connection has), then each digest user it added.
-func (c *conn) identities() []mwzookeeper.ClientInfo {
-	out := []mwzookeeper.ClientInfo{{Scheme: "ip", User: c.ip}}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, pair := range c.digests {
-		user, _, _ := strings.Cut(pair, ":")
-		out = append(out, mwzookeeper.ClientInfo{Scheme: "digest", User: user})
-	}
-	return out
 }

@@ -40,10 +40,13 @@ type Server struct {
 	opts  Options
 	log   logrus.FieldLogger
 	svc   mwzookeeper.Service
-	host  *host
-	start time.Time
-	stats counters
-	board *zab.StageBoard // the local peer's write stages (stages.go)
+	// beyond: svc does ZooKeeper's calls beyond the sheet (mwzookeeper.Beyond);
+	// otherwise the server answers them Unimplemented.
+	beyond bool
+	host   *host
+	start  time.Time
+	stats  counters
+	board  *zab.StageBoard // the local peer's write stages (stages.go)
 
 	mu       sync.RWMutex
 	ln       net.Listener
@@ -84,6 +87,7 @@ func New(p *properties.Properties, f mwzookeeper.Factory, o Options) (*Server, e
 	s := &Server{cfg: cfg, props: p, opts: o, log: log, svc: f(),
 		conns: map[*conn]struct{}{}, sessions: map[int64]*conn{}, perIP: map[string]int{},
 		quit: make(chan struct{}), resumed: make(chan struct{})}
+	_, s.beyond = s.svc.(mwzookeeper.Beyond)
 	s.host = &host{s: s}
 	s.stats.init()
 	s.board = zab.StageBoardOf(max(s.myid(), 1)) // a lone peer without myid is 1 (zab.Config)

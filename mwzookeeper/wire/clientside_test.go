@@ -12,7 +12,23 @@ import (
 // a round trip. The go-zookeeper/zk test checks both halves against a real
 // client.
 
-var worldACL = [][2]string{{"world", "anyone"}}
+// withOpenACL is r as the server decodes it when the client sent r with
+// ZooKeeper's OPEN_ACL_UNSAFE for every create that names no ACL (as
+// encodeRequest does, and as the real clients in these tests do).
+func withOpenACL(r mw.Request) mw.Request {
+	if r.Op.IsCreate() && r.ACL == nil {
+		r.ACL = mw.OpenACL
+	}
+	if len(r.Ops) > 0 {
+		r.Ops = append([]mw.Op(nil), r.Ops...)
+		for i := range r.Ops {
+			if r.Ops[i].Op.IsCreate() && r.Ops[i].ACL == nil {
+				r.Ops[i].ACL = mw.OpenACL
+			}
+		}
+	}
+	return r
+}
 
 // encodeRequest returns the body of a request frame (no length prefix).
 func encodeRequest(h Header, r *mw.Request) []byte {
@@ -20,9 +36,13 @@ func encodeRequest(h Header, r *mw.Request) []byte {
 	b = appendInt32(b, int32(h.Op))
 	switch h.Op {
 	case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL:
-		b = encodeCreate(b, h.Op, r.Path, r.Data, r.Mode)
+		b = encodeCreate(b, &mw.Op{Op: h.Op, Path: r.Path, Data: r.Data, Mode: r.Mode, ACL: r.ACL, TTL: r.TTL})
 	case mw.OpDelete, mw.OpCheck:
 		b = appendString(b, r.Path)
+		b = appendInt32(b, r.Version)
+	case mw.OpSetACL:
+		b = appendString(b, r.Path)
+		b = appendACLs(b, r.ACL)
 		b = appendInt32(b, r.Version)
 	case mw.OpExists, mw.OpGetData, mw.OpGetChildren, mw.OpGetChildren2:
 		b = appendString(b, r.Path)
@@ -48,18 +68,15 @@ func encodeRequest(h Header, r *mw.Request) []byte {
 	return b
 }
 
-func encodeCreate(b []byte, op mw.OpCode, path string, data []byte, mode mw.CreateMode) []byte {
-	b = appendString(b, path)
-	b = appendBuffer(b, data)
-	b = appendInt32(b, int32(len(worldACL)))
-	for _, id := range worldACL {
-		b = appendInt32(b, 31)
-		b = appendString(b, id[0])
-		b = appendString(b, id[1])
-	}
-	b = appendInt32(b, int32(mode))
-	if op == mw.OpCreateTTL {
-		b = appendInt64(b, 60000)
+// encodeCreate writes a CreateRequest (CreateTTLRequest for createTTL);
+// a nil ACL is sent as OPEN_ACL_UNSAFE.
+func encodeCreate(b []byte, o *mw.Op) []byte {
+	b = appendString(b, o.Path)
+	b = appendBuffer(b, o.Data)
+	b = appendACLs(b, o.ACL)
+	b = appendInt32(b, int32(o.Mode))
+	if o.Op == mw.OpCreateTTL {
+		b = appendInt64(b, o.TTL)
 	}
 	return b
 }
@@ -69,7 +86,7 @@ func encodeMulti(b []byte, ops []mw.Op) []byte {
 		b = appendMultiHeader(b, op.Op, false, -1)
 		switch op.Op {
 		case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL:
-			b = encodeCreate(b, op.Op, op.Path, op.Data, op.Mode)
+			b = encodeCreate(b, &op)
 		case mw.OpDelete, mw.OpCheck:
 			b = appendString(b, op.Path)
 			b = appendInt32(b, op.Version)

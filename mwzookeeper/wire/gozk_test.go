@@ -128,7 +128,7 @@ func TestGoZKCreate(t *testing.T) {
 		t.Errorf("CreateContainer = %q, %v; want /ct", got, err)
 	}
 	s.do(t, "CreateTTL", exchange{
-		want: &mw.Request{Op: mw.OpCreateTTL, Path: "/t", Data: []byte("d"), Mode: mw.PersistentTTL},
+		want: &mw.Request{Op: mw.OpCreateTTL, Path: "/t", Data: []byte("d"), Mode: mw.PersistentTTL, TTL: 60000},
 		resp: mw.Response{Zxid: fakeZxid, Err: mw.ErrUnimplemented},
 	}, func() { _, err = c.CreateTTL("/t", []byte("d"), zk.FlagTTL, acl, time.Minute) })
 	if err == nil || !strings.Contains(err.Error(), "-6") {
@@ -294,10 +294,16 @@ func TestGoZKAuthAndUnknownOp(t *testing.T) {
 	expect(t, "GetACL stat", st, zkStat(testStat))
 	s.do(t, "Create with an empty ACL", exchange{wantErr: ErrEmptyACL}, func() { _, err = c.Create("/e", nil, 0, nil) })
 	expectErr(t, "Create with an empty ACL", err, zk.ErrInvalidACL)
-	s.do(t, "SetACL", exchange{wantErr: ErrUnknownOp}, func() { _, err = c.SetACL("/a", acl, -1) })
-	if err == nil || !strings.Contains(err.Error(), "-6") {
-		t.Errorf("SetACL: err %v, want unknown error -6 (Unimplemented)", err)
-	}
+	digest := zk.DigestACL(zk.PermRead|zk.PermAdmin, "u", "p")
+	s.do(t, "SetACL", exchange{want: &mw.Request{Op: mw.OpSetACL, Path: "/a", Version: 4, ACL: []mw.ACL{
+		{Perms: mw.PermRead | mw.PermAdmin, ID: mw.ID{Scheme: "digest", ID: digest[0].ID}}}},
+		resp: mw.Response{Zxid: fakeZxid, Stat: testStat}}, func() { st, err = c.SetACL("/a", digest, 4) })
+	expectErr(t, "SetACL", err, nil)
+	expect(t, "SetACL stat", st, zkStat(testStat))
+	s.do(t, "GetACL of a digest", exchange{want: &mw.Request{Op: mw.OpGetACL, Path: "/a"},
+		resp: mw.Response{Zxid: fakeZxid, Stat: testStat, ACL: []mw.ACL{{Perms: mw.PermRead, ID: mw.ID{Scheme: "digest", ID: "u:x"}}}}},
+		func() { acls, _, err = c.GetACL("/a") })
+	expect(t, "GetACL of a digest", acls, []zk.ACL{{Perms: zk.PermRead, Scheme: "digest", ID: "u:x"}})
 	s.do(t, "AddAuth", exchange{
 		check: func(r *mw.Request, body []byte) error {
 			typ, scheme, auth, err := DecodeAuth(body[requestHeaderLen:])

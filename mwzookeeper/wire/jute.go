@@ -131,16 +131,19 @@ func (d *decoder) strings(field string) []string {
 	return v
 }
 
-// acls reads and checks a vector<ACL> and drops it: the service has no ACLs.
-// acls skips a vector of ACLs and returns how many it held (-1 for null).
-func (d *decoder) acls(field string) int {
+// acls reads a vector<ACL>: nil for a null or empty one.
+func (d *decoder) acls(field string) []mwzookeeper.ACL {
 	n := d.count(field, 12) // perms, and two ustrings of at least their length
-	for i := 0; i < n && d.err == nil; i++ {
-		d.int32(field + ".perms")
-		d.buffer(field + ".id.scheme")
-		d.buffer(field + ".id.id")
+	if n <= 0 {
+		return nil
 	}
-	return n
+	out := make([]mwzookeeper.ACL, 0, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		perms := mwzookeeper.Perm(d.int32(field + ".perms"))
+		scheme := d.ustring(field + ".id.scheme")
+		out = append(out, mwzookeeper.ACL{Perms: perms, ID: mwzookeeper.ID{Scheme: scheme, ID: d.ustring(field + ".id.id")}})
+	}
+	return out
 }
 
 // end fails if bytes are left: ZooKeeper's records have no trailing fields.

@@ -50,7 +50,7 @@ func appendBody(dst []byte, op mw.OpCode, resp *mw.Response) []byte {
 	case mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL: // Create2Response
 		dst = appendString(dst, resp.Path)
 		return appendStat(dst, &resp.Stat)
-	case mw.OpExists, mw.OpSetData, mw.OpCheck: // ExistsResponse, SetDataResponse
+	case mw.OpExists, mw.OpSetData, mw.OpCheck, mw.OpSetACL: // ExistsResponse, SetDataResponse, SetACLResponse
 		return appendStat(dst, &resp.Stat)
 	case mw.OpGetData:
 		dst = appendBuffer(dst, resp.Data)
@@ -63,7 +63,7 @@ func appendBody(dst []byte, op mw.OpCode, resp *mw.Response) []byte {
 	case mw.OpMulti:
 		return appendMulti(dst, resp.Results)
 	case mw.OpGetACL: // GetACLResponse
-		dst = appendWorldACL(dst)
+		dst = appendACLs(dst, resp.ACL)
 		return appendStat(dst, &resp.Stat)
 	case mw.OpMultiRead: // MultiResponse: each read's result or error, then done
 		return appendMultiRead(dst, resp.Results)
@@ -83,17 +83,20 @@ func appendBody(dst []byte, op mw.OpCode, resp *mw.Response) []byte {
 	return dst
 }
 
-// permAll is ZooKeeper's Perms.ALL: read, write, create, delete, admin.
-const permAll = 31
-
-// appendWorldACL writes the ACL vector every node has here, ZooKeeper's
-// OPEN_ACL_UNSAFE: [{31, world, anyone}]. The service keeps no ACLs, and
-// only a create with a non-empty list gets that far.
-func appendWorldACL(dst []byte) []byte {
-	dst = appendInt32(dst, 1)
-	dst = appendInt32(dst, permAll)
-	dst = appendString(dst, "world")
-	return appendString(dst, "anyone")
+// appendACLs writes a vector<ACL>. A Service that keeps no ACLs (Aufgabe
+// 5's need not) answers getACL without one: every node then has
+// ZooKeeper's OPEN_ACL_UNSAFE, [{31, world, anyone}].
+func appendACLs(dst []byte, acl []mw.ACL) []byte {
+	if acl == nil {
+		acl = mw.OpenACL
+	}
+	dst = appendInt32(dst, int32(len(acl)))
+	for _, a := range acl {
+		dst = appendInt32(dst, int32(a.Perms))
+		dst = appendString(dst, a.ID.Scheme)
+		dst = appendString(dst, a.ID.ID)
+	}
+	return dst
 }
 
 // appendMultiHeader writes MultiHeader{type, done, err}.

@@ -18,9 +18,8 @@ type Header struct {
 // buffer. Strings are copies.
 //
 // Every op the service knows is decoded: create, create2, createContainer
-// and createTTL (the latter two with an unsupported Mode, so the service
-// answers ErrUnimplemented), delete, exists, getData, setData, getChildren,
-// getChildren2, getACL, sync, check, multi, setWatches, setWatches2 (its
+// and createTTL (with their ACLs, flags as sent and TTL), delete, exists,
+// getData, setData, getChildren, getChildren2, getACL, setACL, sync, check, multi, setWatches, setWatches2 (its
 // persistent watch lists are checked and dropped: the service has none),
 // multiRead, getEphemerals, getAllChildrenNumber, whoAmI, closeSession and ping. A create whose ACL list is empty or null (also
 // inside a multi) is decoded in full and returns the header and an
@@ -39,7 +38,10 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 	var empty *EmptyACLError
 	switch h.Op {
 	case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL:
-		if !decodeCreate(&d, h.Op, &req.Path, &req.Data, &req.Mode) {
+		var op mw.Op
+		decodeCreate(&d, h.Op, &op)
+		req.Path, req.Data, req.ACL, req.Mode, req.TTL = op.Path, op.Data, op.ACL, op.Mode, op.TTL
+		if op.ACL == nil && d.err == nil {
 			empty = &EmptyACLError{Path: req.Path}
 		}
 	case mw.OpDelete, mw.OpCheck:
@@ -50,6 +52,10 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 		req.Watch = d.bool("watch")
 	case mw.OpGetACL:
 		req.Path = d.ustring("path")
+	case mw.OpSetACL: // SetACLRequest{path, acl, version}
+		req.Path = d.ustring("path")
+		req.ACL = d.acls("acl")
+		req.Version = d.int32("version")
 	case mw.OpSetData:
 		req.Path = d.ustring("path")
 		req.Data = d.buffer("data")
@@ -91,25 +97,19 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 	return h, nil
 }
 
-// decodeCreate reads a CreateRequest (or CreateTTLRequest, whose TTL is
-// dropped). createContainer and createTTL get a Mode the service does not
-// support whatever their flags say, so none of them creates a plain node.
-// It returns false for an empty or null ACL list.
-func decodeCreate(d *decoder, op mw.OpCode, path *string, data *[]byte, mode *mw.CreateMode) bool {
-	*path = d.ustring("path")
-	*data = d.buffer("data")
-	acls := d.acls("acl")
-	*mode = mw.CreateMode(d.int32("flags"))
-	switch op {
-	case mw.OpCreateContainer:
-		*mode = mw.Container
-	case mw.OpCreateTTL:
-		d.int64("ttl")
-		if *mode != mw.PersistentSeqTTL {
-			*mode = mw.PersistentTTL
-		}
+// decodeCreate reads a CreateRequest, or a CreateTTLRequest (one more
+// field, the TTL). The mode is the flags as sent: the Service judges them
+// with the opcode, as ZooKeeper does (createContainer makes a container
+// whatever the flags, createTTL needs a TTL mode).
+func decodeCreate(d *decoder, op mw.OpCode, o *mw.Op) {
+	o.Op = op
+	o.Path = d.ustring("path")
+	o.Data = d.buffer("data")
+	o.ACL = d.acls("acl")
+	o.Mode = mw.CreateMode(d.int32("flags"))
+	if op == mw.OpCreateTTL {
+		o.TTL = d.int64("ttl")
 	}
-	return acls > 0 || d.err != nil
 }
 
 // decodeMulti reads a MultiOperationRecord: a MultiHeader{type, done, err}
@@ -129,7 +129,8 @@ func decodeMulti(d *decoder) ([]mw.Op, *EmptyACLError) {
 		op := mw.Op{Op: typ}
 		switch typ {
 		case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL:
-			if !decodeCreate(d, typ, &op.Path, &op.Data, &op.Mode) && empty == nil {
+			decodeCreate(d, typ, &op)
+			if op.ACL == nil && d.err == nil && empty == nil {
 				empty = &EmptyACLError{Op: len(ops), Path: op.Path}
 			}
 		case mw.OpDelete, mw.OpCheck:

@@ -44,8 +44,13 @@ func requestCases() []requestCase {
 		{"create empty data", 6, mw.Request{Op: mw.OpCreate, Path: "/n", Data: []byte{}, Mode: mw.Persistent}},
 		{"create2", 7, mw.Request{Op: mw.OpCreate2, Path: "/c2", Data: []byte("d"), Mode: mw.Ephemeral}},
 		{"createContainer", 8, mw.Request{Op: mw.OpCreateContainer, Path: "/ct", Data: []byte("d"), Mode: mw.Container}},
-		{"createTTL", 9, mw.Request{Op: mw.OpCreateTTL, Path: "/t", Data: []byte("d"), Mode: mw.PersistentTTL}},
-		{"createTTL sequential", 10, mw.Request{Op: mw.OpCreateTTL, Path: "/t", Data: []byte("d"), Mode: mw.PersistentSeqTTL}},
+		{"createTTL", 9, mw.Request{Op: mw.OpCreateTTL, Path: "/t", Data: []byte("d"), Mode: mw.PersistentTTL, TTL: 60000}},
+		{"createTTL sequential", 10, mw.Request{Op: mw.OpCreateTTL, Path: "/t", Data: []byte("d"), Mode: mw.PersistentSeqTTL, TTL: 1}},
+		{"create with ACLs", 11, mw.Request{Op: mw.OpCreate, Path: "/acl", ACL: []mw.ACL{
+			{Perms: mw.PermRead, ID: mw.ID{Scheme: "ip", ID: "10.0.0.0/8"}},
+			{Perms: mw.PermAll, ID: mw.ID{Scheme: "digest", ID: "u:aGFzaA=="}}}}},
+		{"setACL", 12, mw.Request{Op: mw.OpSetACL, Path: "/acl", Version: 3, ACL: []mw.ACL{
+			{Perms: mw.PermAdmin, ID: mw.ID{Scheme: "auth"}}}}},
 		{"delete", 11, mw.Request{Op: mw.OpDelete, Path: "/a", Version: 3}},
 		{"delete any version", 12, mw.Request{Op: mw.OpDelete, Path: "/a", Version: -1}},
 		{"exists", 13, mw.Request{Op: mw.OpExists, Path: "/a"}},
@@ -76,7 +81,7 @@ func (c requestCase) body() []byte {
 func TestRequestRoundTrip(t *testing.T) {
 	for _, c := range requestCases() {
 		t.Run(c.name, func(t *testing.T) {
-			want := c.req
+			want := withOpenACL(c.req)
 			want.Xid = c.xid
 			var got mw.Request
 			h, err := DecodeRequest(c.body(), &got)
@@ -143,7 +148,7 @@ func TestDecodeRequestAuthAndUnknown(t *testing.T) {
 		t.Errorf("DecodeAuth = %d, %q, %q, %v; want 0, digest, user:secret, nil", typ, scheme, auth, err)
 	}
 
-	for _, op := range []mw.OpCode{mw.OpSetACL, mw.OpReconfig, mw.OpSASL, mw.OpCreateSession, 4242} {
+	for _, op := range []mw.OpCode{mw.OpReconfig, mw.OpSASL, mw.OpCreateSession, 4242} {
 		body := appendInt32(appendInt32(nil, 77), int32(op))
 		body = appendString(body, "/a") // whatever follows is not looked at
 		h, err := DecodeRequest(body, &req)
@@ -197,22 +202,23 @@ func TestConnectRoundTrip(t *testing.T) {
 	}
 }
 
-// createContainer and createTTL never decode to a mode the service would
-// carry out, whatever flags the client sends with them.
-func TestCreateContainerAndTTLNeverPlain(t *testing.T) {
+// createContainer and createTTL decode with their flags as sent and their
+// TTL: the Service judges them with the opcode, as ZooKeeper does.
+func TestCreateContainerAndTTLKeepTheirFlags(t *testing.T) {
 	for _, op := range []mw.OpCode{mw.OpCreateContainer, mw.OpCreateTTL} {
-		for _, flags := range []mw.CreateMode{mw.Persistent, mw.Ephemeral, mw.EphemeralSequential} {
+		for _, flags := range []mw.CreateMode{mw.Persistent, mw.EphemeralSequential, mw.PersistentTTL, 99} {
+			sent := mw.Op{Op: op, Path: "/c", Mode: flags, TTL: 5000}
+			if op != mw.OpCreateTTL {
+				sent.TTL = 0
+			}
 			var req mw.Request
-			body := encodeRequest(Header{Xid: 1, Op: op}, &mw.Request{Path: "/c", Mode: flags})
-			if _, err := DecodeRequest(body, &req); err != nil {
-				t.Fatalf("%v with flags %d: %v", op, flags, err)
+			body := encodeRequest(Header{Xid: 1, Op: op}, &mw.Request{Op: op, Path: sent.Path, Mode: flags, TTL: sent.TTL})
+			if _, err := DecodeRequest(body, &req); err != nil || req.Mode != flags || req.TTL != sent.TTL {
+				t.Errorf("%v with flags %d: mode %d ttl %d, %v; want the flags and ttl %d", op, flags, req.Mode, req.TTL, err, sent.TTL)
 			}
-			if req.Mode.Valid() {
-				t.Errorf("%v with flags %d decoded to mode %d, which the service supports", op, flags, req.Mode)
-			}
-			body = encodeMulti(appendInt32(appendInt32(nil, 2), int32(mw.OpMulti)), []mw.Op{{Op: op, Path: "/c", Mode: flags}})
-			if _, err := DecodeRequest(body, &req); err != nil || len(req.Ops) != 1 || req.Ops[0].Mode.Valid() {
-				t.Errorf("%v with flags %d in a multi decoded to %+v, %v; want an unsupported mode", op, flags, req.Ops, err)
+			body = encodeMulti(appendInt32(appendInt32(nil, 2), int32(mw.OpMulti)), []mw.Op{sent})
+			if _, err := DecodeRequest(body, &req); err != nil || len(req.Ops) != 1 || req.Ops[0].Mode != flags || req.Ops[0].TTL != sent.TTL {
+				t.Errorf("%v with flags %d in a multi decoded to %+v, %v", op, flags, req.Ops, err)
 			}
 		}
 	}

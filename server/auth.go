@@ -1,0 +1,82 @@
+package server
+
+import (
+	"slices"
+	"strings"
+
+	"zablab/mwzookeeper"
+	"zablab/mwzookeeper/wire"
+)
+
+// KeySuperDigest names the super user, as ZooKeeper's system property
+// zookeeper.DigestAuthenticationProvider.superDigest: "super:" and the
+// base64 SHA-1 of "super:password" (mwzookeeper.DigestOf). A client that
+// adds that digest may do anything, whatever a node's ACL says.
+const KeySuperDigest = "zookeeper.DigestAuthenticationProvider.superDigest"
+
+// auth answers an auth packet as ZooKeeper 3.8's providers do: ip adds
+// the address the connection already has, digest adds the identity
+// user:base64(sha1(user:password)) (and ("super", "") first when it is the
+// configured super digest). A scheme ZooKeeper has no provider for fails,
+// "world" among them; the caller then closes the connection after the
+// answer, as ZooKeeper does.
+func (c *conn) auth(body []byte) error {
+	if len(body) < 8 {
+		return mwzookeeper.ErrMarshallingError
+	}
+	_, scheme, auth, err := wire.DecodeAuth(body[8:])
+	if err != nil {
+		return mwzookeeper.ErrMarshallingError
+	}
+	switch scheme {
+	case "ip":
+		return nil
+	case "digest":
+		id := mwzookeeper.ID{Scheme: "digest", ID: mwzookeeper.DigestOf(string(auth))}
+		if c.srv.cfg.SuperDigest != "" && id.ID == c.srv.cfg.SuperDigest {
+			c.addIdentity(mwzookeeper.ID{Scheme: "super"})
+		}
+		c.addIdentity(id)
+		return nil
+	}
+	c.log.WithField("scheme", scheme).Info("auth refused: no provider for this scheme; closing")
+	return mwzookeeper.ErrAuthFailed
+}
+
+// addIdentity adds id unless the connection has it: a new slice, so the
+// requests already submitted keep theirs.
+func (c *conn) addIdentity(id mwzookeeper.ID) {
+	if slices.Contains(c.ids, id) {
+		return
+	}
+	c.ids = append(slices.Clip(c.ids), id)
+}
+
+// identities is whoAmI's answer, as ZooKeeper's: each identity in the
+// order added, the client's address first, a digest as its user alone.
+func (c *conn) identities() []mwzookeeper.ClientInfo {
+	out := make([]mwzookeeper.ClientInfo, 0, len(c.ids))
+	for _, id := range c.ids {
+		user := id.ID
+		if id.Scheme == "digest" {
+			user, _, _ = strings.Cut(user, ":")
+		}
+		out = append(out, mwzookeeper.ClientInfo{Scheme: id.Scheme, User: user})
+	}
+	return out
+}
+
+// beyondOnly says whether req needs a Service that does ZooKeeper's calls
+// beyond the sheet (mwzookeeper.Beyond): one of those ops, or a multi
+// that creates a container or a TTL node.
+func beyondOnly(req *mwzookeeper.Request) bool {
+	if req.Op.BeyondOnly() {
+		return true
+	}
+	for i := range req.Ops {
+		if req.Ops[i].Op.BeyondOnly() {
+			return true
+		}
+	}
+	return false
+}
