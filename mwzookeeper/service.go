@@ -79,14 +79,14 @@ type Detailer interface {
 	Details() Details
 }
 
-// Beyond is implemented by a Service that also does ZooKeeper 3.8's calls
-// beyond the sheet: ACLs checked on every operation (Request.Auth),
+// Beyond is implemented by a Service that may also do ZooKeeper 3.8's
+// calls beyond the sheet: ACLs checked on every operation (Request.Auth),
 // setACL, containers and TTL nodes, persistent watches, removeWatches and
-// checkWatches. For a Service without it the server answers those calls
-// ErrUnimplemented itself, so Aufgabe 5's Service never sees them; it
-// sees Request.ACL and Request.Auth and may ignore them.
+// checkWatches. Unless BeyondTheSheet says true, the server answers those
+// calls ErrUnimplemented itself, so Aufgabe 5's Service never sees them;
+// it sees Request.ACL and Request.Auth and may ignore them.
 type Beyond interface {
-	BeyondTheSheet()
+	BeyondTheSheet() bool
 }
 
 // BeyondOnly says whether o is one of the operations only a Beyond Service is given, alone or

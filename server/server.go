@@ -87,7 +87,9 @@ func New(p *properties.Properties, f mwzookeeper.Factory, o Options) (*Server, e
 	s := &Server{cfg: cfg, props: p, opts: o, log: log, svc: f(),
 		conns: map[*conn]struct{}{}, sessions: map[int64]*conn{}, perIP: map[string]int{},
 		quit: make(chan struct{}), resumed: make(chan struct{})}
-	_, s.beyond = s.svc.(mwzookeeper.Beyond)
+	if b, ok := s.svc.(mwzookeeper.Beyond); ok {
+		s.beyond = b.BeyondTheSheet()
+	}
 	s.host = &host{s: s}
 	s.stats.init()
 	s.board = zab.StageBoardOf(max(s.myid(), 1)) // a lone peer without myid is 1 (zab.Config)

@@ -15,6 +15,7 @@ type applyCtx struct {
 	zxid    int64
 	ts      int64 // the cookie's leader timestamp, ms (A5.4)
 	session int64
+	auth    []mwzookeeper.ID // the identities the request came with (beyond the sheet: ACLs)
 	undo    []change
 	events  []mwzookeeper.WatchEvent
 }
@@ -86,8 +87,10 @@ func (s *Service) applyOp(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.M
 	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.applyOp: %s", mwzookeeper.ErrUnimplemented, o.Op)
 }
 
-// create follows ZooKeeper's checks in its order: mode, path, data size,
-// parent (NoNode), the name (NodeExists), an ephemeral parent (A5.1, A5.5, A5.6, A5.7).
+// create follows ZooKeeper's checks in its order: mode and TTL, path,
+// data size, the ACL (InvalidACL), parent (NoNode), the parent's CREATE
+// permission (NoAuth), the name (NodeExists), an ephemeral parent (A5.1,
+// A5.3, sequential nodes; ACLs, containers and TTL nodes beyond the sheet).
 func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MWStat, error) {
 	// TODO(A5.1): ZooKeeper's checks, in its order: the mode (Container
 	// and TTL modes: ErrUnimplemented), the path (mwzookeeper.ValidatePath),
@@ -113,8 +116,9 @@ func (s *Service) existing(path string, version int32) (*znode, error) {
 	return nil, fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.existing: %q", mwzookeeper.ErrUnimplemented, path)
 }
 
-// delete removes a childless node: NoNode, BadVersion, NotEmpty in
-// ZooKeeper's order; "/" and "/zookeeper" cannot go (A5.1).
+// delete removes a childless node: NoNode, the parent's DELETE
+// permission (NoAuth), BadVersion, NotEmpty in ZooKeeper's order; "/" and
+// "/zookeeper" cannot go (A5.1; ACLs beyond the sheet).
 func (s *Service) delete(c *applyCtx, o *mwzookeeper.Op) error {
 	// TODO(A5.1): ZooKeeper's checks in its order: "/" and "/zookeeper"
 	// never go (ErrBadArguments), then the node and its version
@@ -132,7 +136,8 @@ func (s *Service) deleteNode(c *applyCtx, path string) {
 	// TODO(A5.7): record the change for undo.
 }
 
-// setData replaces a node's data: version++, mzxid and mtime (A5.1, A5.6, A5.7).
+// setData replaces a node's data: version++, mzxid and mtime (A5.1, A5.6, A5.7);
+// it needs WRITE on the node (beyond the sheet).
 func (s *Service) setData(c *applyCtx, o *mwzookeeper.Op) (mwzookeeper.MWStat, error) {
 	// TODO(A5.1): the node with the version asked for (existing), the data
 	// size; replace the data (s.tree.setData), version + 1, mzxid = the

@@ -2,6 +2,7 @@ package aufgabe5
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"zablab/mwzookeeper"
@@ -22,8 +23,8 @@ func (s *Service) read(req *mwzookeeper.Request) *mwzookeeper.Response {
 	return &mwzookeeper.Response{Zxid: s.lastZxid, Err: fmt.Errorf("%w: TODO(A5.1) in reads.go: Service.read: %s", mwzookeeper.ErrUnimplemented, req.Op)}
 }
 
-// readNode answers exists, getData, getChildren(2) and getACL (stat only:
-// the service has no ACLs) (A5.1, A5.6).
+// readNode answers exists, getData, getChildren(2) and getACL (A5.1;
+// ACLs beyond the sheet).
 func (s *Service) readNode(req *mwzookeeper.Request, r *mwzookeeper.Response) error {
 	// TODO(A5.1): the node at the valid path (ErrNoNode), its stat, for
 	// getData a copy of its data, for getChildren its children sorted.
@@ -42,8 +43,12 @@ func (s *Service) readBeyond(req *mwzookeeper.Request, r *mwzookeeper.Response) 
 	case mwzookeeper.OpGetEphemerals:
 		r.Children = s.ephemeralsUnder(req.Session, req.Path)
 	default: // getAllChildrenNumber
-		if s.tree.get(req.Path) == nil { // the path is not validated: a bad one names no node
+		n := s.tree.get(req.Path)
+		if n == nil { // the path is not validated: a bad one names no node
 			return fmt.Errorf("%w: %q", mwzookeeper.ErrNoNode, req.Path)
+		}
+		if err := mwzookeeper.CheckACL(n.acl, req.Auth, mwzookeeper.PermRead, req.Path); err != nil {
+			return err
 		}
 		r.Count = s.countBelow(req.Path)
 	}
@@ -56,7 +61,7 @@ func (s *Service) readBeyond(req *mwzookeeper.Request, r *mwzookeeper.Response) 
 func (s *Service) multiRead(req *mwzookeeper.Request) []mwzookeeper.OpResult {
 	out := make([]mwzookeeper.OpResult, 0, len(req.Ops))
 	for _, o := range req.Ops {
-		sub := &mwzookeeper.Request{Op: o.Op, Session: req.Session, Path: o.Path, Watch: o.Watch}
+		sub := &mwzookeeper.Request{Op: o.Op, Session: req.Session, Path: o.Path, Watch: o.Watch, Auth: req.Auth}
 		var sr mwzookeeper.Response
 		var err error
 		if mwzookeeper.ValidatePath(o.Path, false) != nil {
@@ -98,4 +103,25 @@ func (s *Service) countBelow(path string) int32 {
 		}
 	}
 	return n
+}
+
+// readAllowed is ZooKeeper's check of a read: getData and getChildren need
+// READ, getACL READ or ADMIN, exists nothing (beyond the sheet).
+func readAllowed(req *mwzookeeper.Request, n *znode) error {
+	switch req.Op {
+	case mwzookeeper.OpGetData, mwzookeeper.OpGetChildren, mwzookeeper.OpGetChildren2:
+		return mwzookeeper.CheckACL(n.acl, req.Auth, mwzookeeper.PermRead, req.Path)
+	case mwzookeeper.OpGetACL:
+		return mwzookeeper.CheckACL(n.acl, req.Auth, mwzookeeper.PermRead|mwzookeeper.PermAdmin, req.Path)
+	}
+	return nil
+}
+
+// aclAsSeen is a node's ACL as getACL answers it: whole for a client with
+// ADMIN, with digest hashes hidden for one without (ZooKeeper 3.8).
+func aclAsSeen(req *mwzookeeper.Request, n *znode) []mwzookeeper.ACL {
+	if mwzookeeper.Allowed(n.acl, req.Auth, mwzookeeper.PermAdmin) {
+		return slices.Clone(n.acl)
+	}
+	return mwzookeeper.Redacted(n.acl)
 }

@@ -31,7 +31,8 @@ type Service struct {
 	myid  uint64
 	inc   uint64 // this run's incarnation: a request's name is (myid, inc, reqno)
 	tick  time.Duration
-	alone bool // SingleZab
+	alone bool      // SingleZab
+	ext   extension // beyond the sheet: TTL nodes allowed, the container sweep
 
 	mu        sync.Mutex
 	tree      *tree
@@ -83,7 +84,12 @@ func (s *Service) Start(p *properties.Properties, host mwzookeeper.Host) error {
 		return err
 	}
 	s.tick = max(s.tick, zab.MinTickTime)
+	ext, err := readExtension(p)
+	if err != nil {
+		return err
+	}
 	s.init(host, uint64(id))
+	s.ext = ext
 	s.alone = !mwzookeeper.Ensemble(p)
 	if s.zab, err = newZab((*callback)(s), p, host.Now); err != nil {
 		return err

@@ -142,6 +142,11 @@ func (s *Service) livenessLoop() {
 				s.mu.Unlock()
 			}
 		}
+		for _, path := range s.sweepCandidates() { // beyond the sheet; a failed proposal waits for the next sweep
+			buf = appendRequest(buf[:0], header{proposer: s.myid, incarnation: s.inc},
+				&mwzookeeper.Request{Op: mwzookeeper.OpDeleteContainer, Path: path}, nil, false)
+			_, _ = s.zab.Propose(buf)
+		}
 	}
 }
 

@@ -14,11 +14,13 @@ import (
 //
 //	"MWZK" version lastZxid
 //	sessionCount {id timeout password owner}   sorted by id
-//	nodeCount    {path stat null data}         "/" first, then depth first, children sorted
+//	nodeCount    {path stat null data acl}     "/" first, then depth first, children sorted
 //	crc32 (IEEE, 4 bytes little endian) of everything before
 //
 // null is a byte, 1 for null data and 0 for data (empty or not): ZooKeeper
-// keeps them apart. owner is 0 for a session that never reconnected.
+// keeps them apart. acl is the node's ACL as the replicated message codes
+// one (appendACL; beyond the sheet): version 2 snapshots, from before
+// ACLs, have none, and their nodes are open to anyone. owner is 0 for a session that never reconnected.
 //
 // Sorted sessions and children make the bytes a function of the state
 // alone, so equal states give equal snapshots: the determinism tests
@@ -26,7 +28,9 @@ import (
 
 const (
 	stateMagic   = "MWZK"
-	stateVersion = 2
+	stateVersion = 3
+	// oldestStateVersion is the oldest snapshot still read.
+	oldestStateVersion = 2
 )
 
 var errBadState = errors.New("aufgabe5: malformed state snapshot")

@@ -12,6 +12,7 @@ type znode struct {
 	stat     mwzookeeper.MWStat
 	data     []byte
 	children map[string]struct{} // names; nil until the first child
+	acl      []mwzookeeper.ACL   // beyond the sheet; mwzookeeper.OpenACL is shared, never changed
 }
 
 // tree is the replicated znode tree, kept by path, with an index of each
@@ -20,7 +21,8 @@ type znode struct {
 type tree struct {
 	nodes      map[string]*znode
 	ephemerals map[int64]map[string]struct{}
-	dataSize   int64 // bytes of data and names, for Stats
+	special    map[string]struct{} // containers and TTL nodes, for the leader's sweep (beyond the sheet)
+	dataSize   int64               // bytes of data and names, for Stats
 }
 
 // zookeeperPath is the node every ZooKeeper tree starts with, next to "/".
@@ -29,10 +31,15 @@ const zookeeperPath = "/zookeeper"
 // newTree returns the initial tree: "/" and "/zookeeper", stats all zero,
 // as in ZooKeeper (A5.1).
 func newTree() *tree {
-	t := &tree{nodes: map[string]*znode{}, ephemerals: map[int64]map[string]struct{}{}}
-	t.nodes["/"] = &znode{}
-	t.link(zookeeperPath, &znode{})
+	t := emptyTree()
+	t.nodes["/"] = &znode{acl: mwzookeeper.OpenACL}
+	t.link(zookeeperPath, &znode{acl: mwzookeeper.OpenACL})
 	return t
+}
+
+// emptyTree returns a tree without nodes, not even "/".
+func emptyTree() *tree {
+	return &tree{nodes: map[string]*znode{}, ephemerals: map[int64]map[string]struct{}{}, special: map[string]struct{}{}}
 }
 
 // get returns the node at path or nil.
@@ -57,7 +64,8 @@ func (n *znode) sortedChildren() []string {
 }
 
 // link inserts n at path under its existing parent, touching nothing of
-// the parent's stat but NumChildren; the ephemeral index follows (A5.1).
+// the parent's stat but NumChildren; the ephemeral index follows, and the
+// index of containers and TTL nodes (A5.1; beyond the sheet).
 func (t *tree) link(path string, n *znode) {
 	parent := t.nodes[mwzookeeper.Parent(path)]
 	if parent.children == nil {
@@ -68,7 +76,9 @@ func (t *tree) link(path string, n *znode) {
 	t.nodes[path] = n
 	n.stat.DataLength = int32(len(n.data))
 	t.dataSize += int64(len(path) + len(n.data))
-	if o := n.stat.EphemeralOwner; o != 0 {
+	if o := n.stat.EphemeralOwner; o != 0 && !mwzookeeper.IsSessionOwner(o) {
+		t.special[path] = struct{}{}
+	} else if o != 0 {
 		m := t.ephemerals[o]
 		if m == nil {
 			m = map[string]struct{}{}
@@ -86,7 +96,8 @@ func (t *tree) unlink(path string) *znode {
 	parent.stat.NumChildren = int32(len(parent.children))
 	delete(t.nodes, path)
 	t.dataSize -= int64(len(path) + len(n.data))
-	if o := n.stat.EphemeralOwner; o != 0 {
+	delete(t.special, path)
+	if o := n.stat.EphemeralOwner; mwzookeeper.IsSessionOwner(o) {
 		delete(t.ephemerals[o], path)
 		if len(t.ephemerals[o]) == 0 {
 			delete(t.ephemerals, o)

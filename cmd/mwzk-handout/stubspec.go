@@ -31,6 +31,10 @@ var provided = []string{
 	"appendHeader", "appendBytes", "appendString", "appendOp", "appendRequest", "appendLiveness",
 	"decoder.fail", "decoder.byte", "decoder.uvarint", "decoder.varint", "decoder.int32",
 	"decoder.uint64", "decoder.bytes", "decoder.op", "decodeTxn", "decodeRequest",
+	// ZooKeeper 3.8 beyond the sheet: ACLs, containers, TTL nodes (extended.go and the codecs)
+	"appendACL", "appendIDs", "decoder.acl", "decoder.ids", "emptyTree", "readAllowed", "aclAsSeen",
+	"readExtension", "Service.refuseTTL", "checkCreateMode", "nodeACL", "createdOwner", "Service.permitted",
+	"Service.setACL", "Service.deleteContainer", "expired", "Service.sweepCandidates",
 }
 
 // stubRewrites are literal replacements in a file's provided text.
@@ -75,6 +79,12 @@ package aufgabe5
 
 // stubBodies are the student's functions: name -> the body of the stub.
 var stubBodies = map[string]string{
+	// extended.go: the reference says true; a student's Service need not
+	// do ZooKeeper's calls beyond the sheet, and the server then answers
+	// them Unimplemented.
+	"Service.BeyondTheSheet": `
+	return false
+`,
 	// zabpeer.go
 	"newZab": `
 	// TODO(A5.1): build this replica's Zab peer from its properties. Check

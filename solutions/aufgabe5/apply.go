@@ -17,6 +17,7 @@ type applyCtx struct {
 	zxid    int64
 	ts      int64 // the cookie's leader timestamp, ms (A5.4)
 	session int64
+	auth    []mwzookeeper.ID // the identities the request came with (beyond the sheet: ACLs)
 	undo    []change
 	events  []mwzookeeper.WatchEvent
 }
@@ -41,6 +42,7 @@ func (c *applyCtx) reset(cookie zab.TxnCookie, session int64) {
 	c.zxid = int64(cookie.Zxid)
 	c.ts = cookie.Timestamp / 1e6
 	c.session = session
+	c.auth = nil
 	c.undo = c.undo[:0]
 	c.events = c.events[:0]
 }
@@ -55,6 +57,7 @@ func (c *applyCtx) event(typ mwzookeeper.EventType, path string) {
 func (s *Service) applyRequest(t *txn, cookie zab.TxnCookie) mwzookeeper.Response {
 	c := &s.ctx
 	c.reset(cookie, t.session)
+	c.auth = t.auth
 	var r mwzookeeper.Response
 	if t.op != mwzookeeper.OpCreateSession && t.session != 0 {
 		sess := s.sessions[t.session]
@@ -73,7 +76,8 @@ func (s *Service) applyRequest(t *txn, cookie zab.TxnCookie) mwzookeeper.Respons
 		sess.seen = time.Since(s.start) // a write is activity too (A5.3)
 	}
 	switch t.op {
-	case mwzookeeper.OpCreate, mwzookeeper.OpCreate2, mwzookeeper.OpDelete, mwzookeeper.OpSetData, mwzookeeper.OpCheck:
+	case mwzookeeper.OpCreate, mwzookeeper.OpCreate2, mwzookeeper.OpDelete, mwzookeeper.OpSetData, mwzookeeper.OpCheck,
+		mwzookeeper.OpCreateContainer, mwzookeeper.OpCreateTTL, mwzookeeper.OpSetACL, mwzookeeper.OpDeleteContainer:
 		r.Path, r.Stat, r.Err = s.applyOp(c, &t.rec)
 	case mwzookeeper.OpMulti:
 		r.Results, r.Err = s.applyMulti(c, t.ops)
@@ -100,7 +104,7 @@ func (s *Service) fire(evs []mwzookeeper.WatchEvent) {
 // applyOp applies one tree operation; on error nothing changed (A5.1).
 func (s *Service) applyOp(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MWStat, error) {
 	switch o.Op {
-	case mwzookeeper.OpCreate, mwzookeeper.OpCreate2:
+	case mwzookeeper.OpCreate, mwzookeeper.OpCreate2, mwzookeeper.OpCreateContainer, mwzookeeper.OpCreateTTL:
 		return s.create(c, o)
 	case mwzookeeper.OpDelete:
 		return "", mwzookeeper.MWStat{}, s.delete(c, o)
@@ -108,22 +112,25 @@ func (s *Service) applyOp(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.M
 		st, err := s.setData(c, o)
 		return "", st, err
 	case mwzookeeper.OpCheck:
-		_, err := s.existing(o.Path, o.Version)
+		_, err := s.permitted(c, o.Path, o.Version, mwzookeeper.PermRead)
 		return "", mwzookeeper.MWStat{}, err
+	case mwzookeeper.OpSetACL:
+		st, err := s.setACL(c, o)
+		return "", st, err
+	case mwzookeeper.OpDeleteContainer:
+		return "", mwzookeeper.MWStat{}, s.deleteContainer(c, o)
 	}
 	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: op %s in a multi", mwzookeeper.ErrBadArguments, o.Op)
 }
 
-// create follows ZooKeeper's checks in its order: mode, path, data size,
-// parent (NoNode), the name (NodeExists), an ephemeral parent (A5.1, A5.3,
-// sequential nodes).
+// create follows ZooKeeper's checks in its order: mode and TTL, path,
+// data size, the ACL (InvalidACL), parent (NoNode), the parent's CREATE
+// permission (NoAuth), the name (NodeExists), an ephemeral parent (A5.1,
+// A5.3, sequential nodes; ACLs, containers and TTL nodes beyond the sheet).
 func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MWStat, error) {
 	var none mwzookeeper.MWStat
-	switch {
-	case o.Mode >= mwzookeeper.Container && o.Mode <= mwzookeeper.PersistentSeqTTL:
-		return "", none, fmt.Errorf("%w: create mode %d at %q", mwzookeeper.ErrUnimplemented, o.Mode, o.Path)
-	case !o.Mode.Valid():
-		return "", none, fmt.Errorf("%w: create mode %d at %q", mwzookeeper.ErrBadArguments, o.Mode, o.Path)
+	if err := checkCreateMode(o); err != nil {
+		return "", none, err
 	}
 	if err := mwzookeeper.ValidatePath(o.Path, o.Mode.IsSequential()); err != nil {
 		return "", none, err
@@ -134,11 +141,18 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 	if o.Mode.IsEphemeral() && c.session == 0 {
 		return "", none, fmt.Errorf("%w: ephemeral %q needs a session", mwzookeeper.ErrBadArguments, o.Path)
 	}
+	acl, err := nodeACL(c, o)
+	if err != nil {
+		return "", none, err
+	}
 	// Parent works for a sequential "/queue/" too: its parent is "/queue".
 	parentPath := mwzookeeper.Parent(o.Path)
 	parent := s.tree.get(parentPath)
 	if parent == nil {
 		return "", none, fmt.Errorf("%w: parent %q of %q", mwzookeeper.ErrNoNode, parentPath, o.Path)
+	}
+	if err := mwzookeeper.CheckACL(parent.acl, c.auth, mwzookeeper.PermCreate, parentPath); err != nil {
+		return "", none, err
 	}
 	path := o.Path
 	if o.Mode.IsSequential() {
@@ -147,14 +161,12 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 	if s.tree.get(path) != nil {
 		return "", none, fmt.Errorf("%w: %q", mwzookeeper.ErrNodeExists, path)
 	}
-	if parent.stat.EphemeralOwner != 0 {
+	if mwzookeeper.IsSessionOwner(parent.stat.EphemeralOwner) {
 		return "", none, fmt.Errorf("%w: parent %q of %q", mwzookeeper.ErrNoChildrenForEphemerals, parentPath, path)
 	}
-	n := &znode{data: bytes.Clone(o.Data)}
-	n.stat = mwzookeeper.MWStat{Czxid: c.zxid, Mzxid: c.zxid, Pzxid: c.zxid, Ctime: c.ts, Mtime: c.ts}
-	if o.Mode.IsEphemeral() {
-		n.stat.EphemeralOwner = c.session
-	}
+	n := &znode{data: bytes.Clone(o.Data), acl: acl}
+	n.stat = mwzookeeper.MWStat{Czxid: c.zxid, Mzxid: c.zxid, Pzxid: c.zxid, Ctime: c.ts, Mtime: c.ts,
+		EphemeralOwner: createdOwner(c, o)}
 	c.undo = append(c.undo, change{kind: created, path: path, parentStat: parent.stat})
 	s.tree.link(path, n)
 	parent.stat.Cversion++
@@ -179,15 +191,23 @@ func (s *Service) existing(path string, version int32) (*znode, error) {
 	return n, nil
 }
 
-// delete removes a childless node: NoNode, BadVersion, NotEmpty in
-// ZooKeeper's order; "/" and "/zookeeper" cannot go (A5.1).
+// delete removes a childless node: NoNode, the parent's DELETE
+// permission (NoAuth), BadVersion, NotEmpty in ZooKeeper's order; "/" and
+// "/zookeeper" cannot go (A5.1; ACLs beyond the sheet).
 func (s *Service) delete(c *applyCtx, o *mwzookeeper.Op) error {
 	if o.Path == "/" || o.Path == zookeeperPath {
 		return fmt.Errorf("%w: %q cannot be deleted", mwzookeeper.ErrBadArguments, o.Path)
 	}
-	n, err := s.existing(o.Path, o.Version)
+	n, err := s.existing(o.Path, -1)
 	if err != nil {
 		return err
+	}
+	parentPath := mwzookeeper.Parent(o.Path)
+	if err := mwzookeeper.CheckACL(s.tree.get(parentPath).acl, c.auth, mwzookeeper.PermDelete, parentPath); err != nil {
+		return err
+	}
+	if o.Version != -1 && o.Version != n.stat.Version {
+		return fmt.Errorf("%w: %q has version %d, not %d", mwzookeeper.ErrBadVersion, o.Path, n.stat.Version, o.Version)
 	}
 	if len(n.children) > 0 {
 		return fmt.Errorf("%w: %q has %d children", mwzookeeper.ErrNotEmpty, o.Path, len(n.children))
@@ -209,9 +229,10 @@ func (s *Service) deleteNode(c *applyCtx, path string) {
 	c.event(mwzookeeper.EventNodeChildrenChanged, parentPath)
 }
 
-// setData replaces a node's data: version++, mzxid and mtime (A5.1, A5.4).
+// setData replaces a node's data: version++, mzxid and mtime (A5.1, A5.4);
+// it needs WRITE on the node (beyond the sheet).
 func (s *Service) setData(c *applyCtx, o *mwzookeeper.Op) (mwzookeeper.MWStat, error) {
-	n, err := s.existing(o.Path, o.Version)
+	n, err := s.permitted(c, o.Path, o.Version, mwzookeeper.PermWrite)
 	if err != nil {
 		return mwzookeeper.MWStat{}, err
 	}

@@ -19,7 +19,8 @@ func (s *Service) applyMulti(c *applyCtx, ops []mwzookeeper.Op) ([]mwzookeeper.O
 		o := &ops[i]
 		var err error
 		switch o.Op {
-		case mwzookeeper.OpCheck, mwzookeeper.OpCreate, mwzookeeper.OpCreate2, mwzookeeper.OpDelete, mwzookeeper.OpSetData:
+		case mwzookeeper.OpCheck, mwzookeeper.OpCreate, mwzookeeper.OpCreate2, mwzookeeper.OpDelete, mwzookeeper.OpSetData,
+			mwzookeeper.OpCreateContainer, mwzookeeper.OpCreateTTL:
 			results[i].Path, results[i].Stat, err = s.applyOp(c, o)
 		default:
 			err = fmt.Errorf("%w: op %s at %d of a multi", mwzookeeper.ErrBadArguments, o.Op, i)

@@ -68,8 +68,11 @@ func opTable(s int64) []step {
 		{"relative path", req{Op: create1, Path: "a"}, mwzookeeper.ErrBadArguments, nil},
 		{"dot segment", req{Op: create1, Path: "/a/."}, mwzookeeper.ErrBadArguments, nil},
 		{"too much data", req{Op: create1, Path: "/big", Data: big}, mwzookeeper.ErrBadArguments, nil},
-		{"container", req{Op: create1, Path: "/c", Mode: mwzookeeper.Container}, mwzookeeper.ErrUnimplemented, nil},
-		{"ttl", req{Op: create1, Path: "/c", Mode: mwzookeeper.PersistentTTL}, mwzookeeper.ErrUnimplemented, nil},
+		{"container", req{Op: create1, Path: "/c", Mode: mwzookeeper.Container}, nil, nil},
+		{"container owner", req{Op: exists, Path: "/c"}, nil, stat(func(st mwzookeeper.MWStat) bool {
+			return st.EphemeralOwner == mwzookeeper.ContainerOwner
+		}, "owner = the container mark")},
+		{"ttl off", req{Op: create1, Path: "/t", Mode: mwzookeeper.PersistentTTL, TTL: 1000}, mwzookeeper.ErrUnimplemented, nil},
 		{"bad mode", req{Op: create1, Path: "/c", Mode: 42}, mwzookeeper.ErrBadArguments, nil},
 		{"ephemeral", req{Op: create1, Path: "/a/e", Mode: mwzookeeper.Ephemeral}, nil, nil},
 		{"ephemeral owner", req{Op: exists, Path: "/a/e"}, nil, stat(func(st mwzookeeper.MWStat) bool { return st.EphemeralOwner == s }, "owner = session")},

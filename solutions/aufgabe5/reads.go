@@ -3,6 +3,7 @@ package aufgabe5
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"zablab/mwzookeeper"
@@ -33,8 +34,8 @@ func (s *Service) read(req *mwzookeeper.Request) *mwzookeeper.Response {
 	return r
 }
 
-// readNode answers exists, getData, getChildren(2) and getACL (stat only:
-// the service has no ACLs) (A5.1).
+// readNode answers exists, getData, getChildren(2) and getACL (A5.1;
+// ACLs beyond the sheet).
 func (s *Service) readNode(req *mwzookeeper.Request, r *mwzookeeper.Response) error {
 	if err := mwzookeeper.ValidatePath(req.Path, false); err != nil {
 		return err
@@ -48,8 +49,13 @@ func (s *Service) readNode(req *mwzookeeper.Request, r *mwzookeeper.Response) er
 		}
 		return fmt.Errorf("%w: %q", mwzookeeper.ErrNoNode, req.Path)
 	}
+	if err := readAllowed(req, n); err != nil {
+		return err
+	}
 	r.Stat = n.stat
 	switch req.Op {
+	case mwzookeeper.OpGetACL:
+		r.ACL = aclAsSeen(req, n)
 	case mwzookeeper.OpExists, mwzookeeper.OpGetData:
 		if req.Op == mwzookeeper.OpGetData {
 			r.Data = bytes.Clone(n.data)
@@ -75,8 +81,12 @@ func (s *Service) readBeyond(req *mwzookeeper.Request, r *mwzookeeper.Response) 
 	case mwzookeeper.OpGetEphemerals:
 		r.Children = s.ephemeralsUnder(req.Session, req.Path)
 	default: // getAllChildrenNumber
-		if s.tree.get(req.Path) == nil { // the path is not validated: a bad one names no node
+		n := s.tree.get(req.Path)
+		if n == nil { // the path is not validated: a bad one names no node
 			return fmt.Errorf("%w: %q", mwzookeeper.ErrNoNode, req.Path)
+		}
+		if err := mwzookeeper.CheckACL(n.acl, req.Auth, mwzookeeper.PermRead, req.Path); err != nil {
+			return err
 		}
 		r.Count = s.countBelow(req.Path)
 	}
@@ -89,7 +99,7 @@ func (s *Service) readBeyond(req *mwzookeeper.Request, r *mwzookeeper.Response) 
 func (s *Service) multiRead(req *mwzookeeper.Request) []mwzookeeper.OpResult {
 	out := make([]mwzookeeper.OpResult, 0, len(req.Ops))
 	for _, o := range req.Ops {
-		sub := &mwzookeeper.Request{Op: o.Op, Session: req.Session, Path: o.Path, Watch: o.Watch}
+		sub := &mwzookeeper.Request{Op: o.Op, Session: req.Session, Path: o.Path, Watch: o.Watch, Auth: req.Auth}
 		var sr mwzookeeper.Response
 		var err error
 		if mwzookeeper.ValidatePath(o.Path, false) != nil {
@@ -131,4 +141,25 @@ func (s *Service) countBelow(path string) int32 {
 		}
 	}
 	return n
+}
+
+// readAllowed is ZooKeeper's check of a read: getData and getChildren need
+// READ, getACL READ or ADMIN, exists nothing (beyond the sheet).
+func readAllowed(req *mwzookeeper.Request, n *znode) error {
+	switch req.Op {
+	case mwzookeeper.OpGetData, mwzookeeper.OpGetChildren, mwzookeeper.OpGetChildren2:
+		return mwzookeeper.CheckACL(n.acl, req.Auth, mwzookeeper.PermRead, req.Path)
+	case mwzookeeper.OpGetACL:
+		return mwzookeeper.CheckACL(n.acl, req.Auth, mwzookeeper.PermRead|mwzookeeper.PermAdmin, req.Path)
+	}
+	return nil
+}
+
+// aclAsSeen is a node's ACL as getACL answers it: whole for a client with
+// ADMIN, with digest hashes hidden for one without (ZooKeeper 3.8).
+func aclAsSeen(req *mwzookeeper.Request, n *znode) []mwzookeeper.ACL {
+	if mwzookeeper.Allowed(n.acl, req.Auth, mwzookeeper.PermAdmin) {
+		return slices.Clone(n.acl)
+	}
+	return mwzookeeper.Redacted(n.acl)
 }

@@ -33,7 +33,8 @@ type Service struct {
 	myid  uint64
 	inc   uint64 // this run's incarnation: a request's name is (myid, inc, reqno)
 	tick  time.Duration
-	alone bool // SingleZab
+	alone bool      // SingleZab
+	ext   extension // beyond the sheet: TTL nodes allowed, the container sweep
 
 	mu        sync.Mutex
 	tree      *tree
@@ -85,7 +86,12 @@ func (s *Service) Start(p *properties.Properties, host mwzookeeper.Host) error {
 		return err
 	}
 	s.tick = max(s.tick, zab.MinTickTime)
+	ext, err := readExtension(p)
+	if err != nil {
+		return err
+	}
 	s.init(host, uint64(id))
+	s.ext = ext
 	s.alone = !mwzookeeper.Ensemble(p)
 	if s.zab, err = newZab((*callback)(s), p, host.Now); err != nil {
 		return err
@@ -211,7 +217,11 @@ func (s *Service) submitWrite(req *mwzookeeper.Request, reply func(*mwzookeeper.
 		reply(connLoss(req, "replica not serving"))
 		return
 	}
-	if err := tooLarge(req); err != nil {
+	err := tooLarge(req)
+	if err == nil {
+		err = s.refuseTTL(req)
+	}
+	if err != nil {
 		if req.Session != 0 && len(s.queues[req.Session]) > 0 {
 			// Answered in its turn, after the session's earlier requests.
 			s.enqueue(&request{session: req.Session, reply: reply, resp: &mwzookeeper.Response{Err: err}, stamp: true})
@@ -238,7 +248,7 @@ func (s *Service) submitWrite(req *mwzookeeper.Request, reply func(*mwzookeeper.
 
 	bp := bufPool.Get().(*[]byte)
 	*bp = appendRequest((*bp)[:0], header{s.myid, s.inc, reqno}, req, password, false)
-	_, err := s.zab.Propose(*bp)
+	_, err = s.zab.Propose(*bp)
 	bufPool.Put(bp)
 	if err != nil {
 		s.failOne(reqno, r, req, err)

@@ -18,11 +18,13 @@ import (
 //
 //	"MWZK" version lastZxid
 //	sessionCount {id timeout password owner}   sorted by id
-//	nodeCount    {path stat null data}         "/" first, then depth first, children sorted
+//	nodeCount    {path stat null data acl}     "/" first, then depth first, children sorted
 //	crc32 (IEEE, 4 bytes little endian) of everything before
 //
 // null is a byte, 1 for null data and 0 for data (empty or not): ZooKeeper
-// keeps them apart. owner is 0 for a session that never reconnected.
+// keeps them apart. acl is the node's ACL as the replicated message codes
+// one (appendACL; beyond the sheet): version 2 snapshots, from before
+// ACLs, have none, and their nodes are open to anyone. owner is 0 for a session that never reconnected.
 //
 // Sorted sessions and children make the bytes a function of the state
 // alone, so equal states give equal snapshots: the determinism tests
@@ -30,7 +32,9 @@ import (
 
 const (
 	stateMagic   = "MWZK"
-	stateVersion = 2
+	stateVersion = 3
+	// oldestStateVersion is the oldest snapshot still read.
+	oldestStateVersion = 2
 )
 
 var errBadState = errors.New("aufgabe5: malformed state snapshot")
@@ -83,6 +87,7 @@ func (s *Service) writeNode(w *bufio.Writer, path string, n *znode, b []byte) er
 		b = append(b, 0)
 	}
 	b = appendBytes(b, n.data)
+	b = appendACL(b, n.acl)
 	if _, err := w.Write(b); err != nil {
 		return err
 	}
@@ -129,17 +134,17 @@ func decodeState(all []byte) (*tree, map[int64]*session, int64, error) {
 	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(all[len(all)-4:]) {
 		return nil, nil, 0, fmt.Errorf("%w: checksum mismatch", errBadState)
 	}
-	if string(body[:4]) != stateMagic || body[4] != stateVersion {
-		return nil, nil, 0, fmt.Errorf("%w: not an MWZK version %d snapshot", errBadState, stateVersion)
+	if string(body[:4]) != stateMagic || body[4] < oldestStateVersion || body[4] > stateVersion {
+		return nil, nil, 0, fmt.Errorf("%w: not an MWZK snapshot of version %d to %d", errBadState, oldestStateVersion, stateVersion)
 	}
-	d := decoder{b: body, off: 5}
+	d := decoder{b: body, off: 5, version: body[4]}
 	zxid := d.varint()
 	sessions := map[int64]*session{}
 	for n := d.uvarint(); n > 0 && d.err == nil; n-- {
 		id := d.varint()
 		sessions[id] = &session{timeout: d.int32(), password: slices.Clone(d.bytes(maxPassword)), owner: d.uvarint()}
 	}
-	t := &tree{nodes: map[string]*znode{}, ephemerals: map[int64]map[string]struct{}{}}
+	t := emptyTree()
 	count := d.uvarint()
 	for i := uint64(0); i < count && d.err == nil; i++ {
 		decodeNode(&d, t, i == 0)
@@ -167,6 +172,12 @@ func decodeNode(d *decoder, t *tree, root bool) {
 		n.data = nil
 	case null != 0:
 		d.fail("null flag %d of %q", null, path)
+	}
+	n.acl = mwzookeeper.OpenACL
+	if d.version >= 3 {
+		if n.acl = d.acl(); n.acl == nil {
+			d.fail("node %q without an ACL", path)
+		}
 	}
 	n.stat = mwzookeeper.MWStat{Czxid: v[0], Mzxid: v[1], Pzxid: v[2], Ctime: v[3], Mtime: v[4],
 		Version: int32(v[5]), Cversion: int32(v[6]), Aversion: int32(v[7]), EphemeralOwner: v[8],

@@ -14,19 +14,26 @@ import (
 // version byte first so that a newer format is refused, not misread:
 //
 //	version kind proposer:uvarint incarnation:8 bytes reqno:uvarint
-//	kind request:  session:varint op:varint body
+//	kind request:  session:varint op:varint auth body
 //	kind liveness: count:uvarint session:varint...
 //	kind owner:    session:varint   (the session moved to the proposer)
 //
-// A request's body is one op record (path, null flag, data, version,
-// mode; the flag keeps null data apart from empty data, as ZooKeeper
-// does) for create, delete, setData and check; a count of op records for multi;
+// auth is the identities the request was sent with (a count, then scheme
+// and id of each), so every replica checks ACLs alike; version 2, before
+// ACLs, had none. A request's body is one op record (path, null flag,
+// data, version, mode, then an ACL and a TTL; the flag keeps null data
+// apart from empty data, as ZooKeeper does) for create, delete, setData,
+// check, setACL and deleteContainer; a count of op records for multi;
 // timeout and password for createSession; the expired flag for
 // closeSession; nothing for the rest. (proposer, incarnation, reqno) names
 // the request, so only the proposing run of the proposing replica answers
 // it, also after restarts (A5.2).
 
-const txnVersion = 2
+const txnVersion = 3
+
+// oldestTxnVersion is the oldest format still read: logs written before
+// ACLs replay as requests without identities, of nodes open to anyone.
+const oldestTxnVersion = 2
 
 // Message kinds.
 const (
@@ -42,6 +49,7 @@ const (
 	maxPathLen  = wire.MaxFrame
 	maxMultiOps = 1 << 16
 	maxPassword = 64
+	maxIDs      = 1 << 10 // identities of a request, entries of an ACL
 )
 
 // errBadTxn is why a delivered message was rejected.
@@ -57,7 +65,8 @@ type txn struct {
 
 	session  int64
 	op       mwzookeeper.OpCode
-	rec      mwzookeeper.Op // create, delete, setData, check
+	auth     []mwzookeeper.ID // the identities the request was sent with
+	rec      mwzookeeper.Op   // create, delete, setData, check, setACL, deleteContainer
 	ops      []mwzookeeper.Op
 	timeout  int32
 	password []byte
@@ -98,7 +107,43 @@ func appendOp(b []byte, o *mwzookeeper.Op) []byte {
 	}
 	b = appendBytes(b, o.Data)
 	b = binary.AppendVarint(b, int64(o.Version))
-	return binary.AppendVarint(b, int64(o.Mode))
+	b = binary.AppendVarint(b, int64(o.Mode))
+	b = appendACL(b, o.ACL)
+	return binary.AppendVarint(b, o.TTL)
+}
+
+// ACL tags: none given, ZooKeeper's OPEN_ACL_UNSAFE (the common case, one
+// byte), or a list.
+const (
+	aclNone byte = iota
+	aclOpen
+	aclList
+)
+
+func appendACL(b []byte, acl []mwzookeeper.ACL) []byte {
+	switch {
+	case acl == nil:
+		return append(b, aclNone)
+	case mwzookeeper.IsOpen(acl):
+		return append(b, aclOpen)
+	}
+	b = append(b, aclList)
+	b = binary.AppendUvarint(b, uint64(len(acl)))
+	for _, a := range acl {
+		b = binary.AppendVarint(b, int64(a.Perms))
+		b = appendString(b, a.ID.Scheme)
+		b = appendString(b, a.ID.ID)
+	}
+	return b
+}
+
+func appendIDs(b []byte, ids []mwzookeeper.ID) []byte {
+	b = binary.AppendUvarint(b, uint64(len(ids)))
+	for _, id := range ids {
+		b = appendString(b, id.Scheme)
+		b = appendString(b, id.ID)
+	}
+	return b
 }
 
 // appendRequest encodes a write request (A5.1). password and timeout are
@@ -108,9 +153,12 @@ func appendRequest(b []byte, h header, req *mwzookeeper.Request, password []byte
 	b = appendHeader(b, kindRequest, h)
 	b = binary.AppendVarint(b, req.Session)
 	b = binary.AppendVarint(b, int64(req.Op))
+	b = appendIDs(b, req.Auth)
 	switch req.Op {
-	case mwzookeeper.OpCreate, mwzookeeper.OpCreate2, mwzookeeper.OpDelete, mwzookeeper.OpSetData, mwzookeeper.OpCheck:
-		b = appendOp(b, &mwzookeeper.Op{Op: req.Op, Path: req.Path, Data: req.Data, Version: req.Version, Mode: req.Mode})
+	case mwzookeeper.OpCreate, mwzookeeper.OpCreate2, mwzookeeper.OpDelete, mwzookeeper.OpSetData, mwzookeeper.OpCheck,
+		mwzookeeper.OpCreateContainer, mwzookeeper.OpCreateTTL, mwzookeeper.OpSetACL, mwzookeeper.OpDeleteContainer:
+		b = appendOp(b, &mwzookeeper.Op{Op: req.Op, Path: req.Path, Data: req.Data, Version: req.Version, Mode: req.Mode,
+			ACL: req.ACL, TTL: req.TTL})
 	case mwzookeeper.OpMulti:
 		b = binary.AppendUvarint(b, uint64(len(req.Ops)))
 		for i := range req.Ops {
@@ -142,9 +190,10 @@ func appendLiveness(b []byte, h header, sessions []int64) []byte {
 
 // decoder reads a message with bounds checks; the first problem sticks.
 type decoder struct {
-	b   []byte
-	off int
-	err error
+	b       []byte
+	off     int
+	err     error
+	version byte // the message's format: older ones lack fields
 }
 
 func (d *decoder) fail(format string, args ...any) {
@@ -235,15 +284,58 @@ func (d *decoder) op() mwzookeeper.Op {
 	}
 	o.Version = d.int32()
 	o.Mode = mwzookeeper.CreateMode(d.int32())
+	if d.version >= 3 {
+		o.ACL = d.acl()
+		o.TTL = d.varint()
+	}
 	return o
+}
+
+func (d *decoder) acl() []mwzookeeper.ACL {
+	switch tag := d.byte(); tag {
+	case aclNone:
+		return nil
+	case aclOpen:
+		return mwzookeeper.OpenACL
+	case aclList:
+	default:
+		d.fail("ACL tag %d", tag)
+		return nil
+	}
+	n := d.uvarint()
+	if n == 0 || n > maxIDs {
+		d.fail("%d ACL entries", n)
+		return nil
+	}
+	acl := make([]mwzookeeper.ACL, 0, n)
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		perms := mwzookeeper.Perm(d.int32())
+		scheme := string(d.bytes(maxPathLen))
+		acl = append(acl, mwzookeeper.ACL{Perms: perms, ID: mwzookeeper.ID{Scheme: scheme, ID: string(d.bytes(maxPathLen))}})
+	}
+	return acl
+}
+
+func (d *decoder) ids() []mwzookeeper.ID {
+	n := d.uvarint()
+	if n > maxIDs {
+		d.fail("%d identities", n)
+		return nil
+	}
+	var ids []mwzookeeper.ID
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		scheme := string(d.bytes(maxPathLen))
+		ids = append(ids, mwzookeeper.ID{Scheme: scheme, ID: string(d.bytes(maxPathLen))})
+	}
+	return ids
 }
 
 // decodeTxn decodes msg into t, reusing t's slices. An error wraps
 // errBadTxn and says where (A5.2).
 func decodeTxn(msg []byte, t *txn) error {
 	d := decoder{b: msg}
-	if v := d.byte(); d.err == nil && v != txnVersion {
-		d.fail("version %d, want %d", v, txnVersion)
+	if d.version = d.byte(); d.err == nil && (d.version < oldestTxnVersion || d.version > txnVersion) {
+		d.fail("version %d, want %d to %d", d.version, oldestTxnVersion, txnVersion)
 	}
 	*t = txn{ops: t.ops[:0], sessions: t.sessions[:0]}
 	t.kind = d.byte()
@@ -275,8 +367,12 @@ func decodeTxn(msg []byte, t *txn) error {
 func decodeRequest(d *decoder, t *txn) {
 	t.session = d.varint()
 	t.op = mwzookeeper.OpCode(d.int32())
+	if d.version >= 3 {
+		t.auth = d.ids()
+	}
 	switch t.op {
-	case mwzookeeper.OpCreate, mwzookeeper.OpCreate2, mwzookeeper.OpDelete, mwzookeeper.OpSetData, mwzookeeper.OpCheck:
+	case mwzookeeper.OpCreate, mwzookeeper.OpCreate2, mwzookeeper.OpDelete, mwzookeeper.OpSetData, mwzookeeper.OpCheck,
+		mwzookeeper.OpCreateContainer, mwzookeeper.OpCreateTTL, mwzookeeper.OpSetACL, mwzookeeper.OpDeleteContainer:
 		t.rec = d.op()
 		if d.err == nil && t.rec.Op != t.op {
 			d.fail("op record %s inside %s", t.rec.Op, t.op)
