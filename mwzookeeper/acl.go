@@ -97,32 +97,48 @@ func matches(id ID, expr string) bool {
 	if !ok {
 		return false
 	}
-	addr, err := netip.ParseAddr(id.ID)
-	if err != nil {
-		return false
-	}
-	addr = addr.Unmap()
-	return addr.Is4() == prefix.Addr().Is4() && prefix.Contains(addr)
+	addr, ok := parseIPv4(id.ID)
+	return ok && prefix.Contains(addr)
 }
 
-// parseIPExpr reads an ip scheme's expression: an address, or an address
-// and a prefix length ("10.0.0.0/8"), as ZooKeeper's IPAuthenticationProvider
-// (whose bits past the length need not be zero).
+// parseIPExpr reads an ip scheme's expression as ZooKeeper 3.8's
+// IPAuthenticationProvider: an IPv4 address in four decimal parts, and
+// maybe a prefix length ("10.0.0.0/8"; the bits past it need not be
+// zero). ZooKeeper 3.8 reads no IPv6 here: such an ACL is invalid, and a
+// client on IPv6 matches no ip entry.
 func parseIPExpr(expr string) (netip.Prefix, bool) {
 	host, bits, hasBits := strings.Cut(expr, "/")
-	addr, err := netip.ParseAddr(host)
-	if err != nil || addr.Zone() != "" {
+	addr, ok := parseIPv4(host)
+	if !ok {
 		return netip.Prefix{}, false
 	}
-	addr = addr.Unmap()
-	n := addr.BitLen()
+	n := 32
 	if hasBits {
-		if n, err = strconv.Atoi(bits); err != nil || n < 0 || n > addr.BitLen() {
+		var err error
+		if n, err = strconv.Atoi(bits); err != nil || n < 0 || n > 32 {
 			return netip.Prefix{}, false
 		}
 	}
 	p, err := addr.Prefix(n)
 	return p, err == nil
+}
+
+// parseIPv4 reads four dot-separated decimal numbers of 0 to 255, as
+// Java's Integer.parseInt reads each (a sign and leading zeros allowed).
+func parseIPv4(s string) (netip.Addr, bool) {
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return netip.Addr{}, false
+	}
+	var b [4]byte
+	for i, p := range parts {
+		v, err := strconv.ParseInt(p, 10, 32)
+		if err != nil || v < 0 || v > 255 {
+			return netip.Addr{}, false
+		}
+		b[i] = byte(v)
+	}
+	return netip.AddrFrom4(b), true
 }
 
 // authenticated says whether an identity of this scheme stands for a

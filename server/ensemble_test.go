@@ -29,6 +29,12 @@ type ensemble struct {
 
 func startEnsemble(t testing.TB, n int, f mw.Factory) *ensemble {
 	t.Helper()
+	return startEnsembleWith(t, n, f, "")
+}
+
+// startEnsembleWith is startEnsemble with more keys in every peer's properties.
+func startEnsembleWith(t testing.TB, n int, f mw.Factory, extra string) *ensemble {
+	t.Helper()
 	zp, err := ports.Free(n)
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +47,7 @@ func startEnsemble(t testing.TB, n int, f mw.Factory) *ensemble {
 		for j, port := range zp {
 			fmt.Fprintf(&b, "peer%d=127.0.0.1:%d\n", j+1, port)
 		}
-		fmt.Fprintf(&b, "minSessionTimeout=600\nmaxSessionTimeout=10000\nlog.level=%s\n", zabLogLevel())
+		fmt.Fprintf(&b, "minSessionTimeout=600\nmaxSessionTimeout=10000\nlog.level=%s\n%s", zabLogLevel(), extra)
 		file := filepath.Join(dir, fmt.Sprintf("peer%d.properties", i))
 		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -122,13 +123,19 @@ const common = "clientPortAddress=127.0.0.1\nadmin.enableServer=false\n4lw.comma
 // cap them at 4 s: a test that rides out a few seconds of outage on a
 // longer session would see it expire on one server only).
 func Start(dir string, port int) (*Server, error) {
+	return StartWith(dir, port)
+}
+
+// StartWith is Start with more JVM flags, such as ZooKeeper's system
+// properties (-Dzookeeper.extendedTypesEnabled=true).
+func StartWith(dir string, port int, flags ...string) (*Server, error) {
 	cp, err := ClassPath()
 	if err != nil {
 		return nil, err
 	}
 	cfg := fmt.Sprintf("tickTime=200\nminSessionTimeout=600\nmaxSessionTimeout=10000\ndataDir=%s\nclientPort=%d\n%s",
 		filepath.Join(dir, "data"), port, common)
-	s, err := launch(dir, cp, "org.apache.zookeeper.server.ZooKeeperServerMain", cfg, port, JVMFlags)
+	s, err := launch(dir, cp, "org.apache.zookeeper.server.ZooKeeperServerMain", cfg, port, append(slices.Clip(JVMFlags), flags...))
 	if err != nil {
 		return nil, err
 	}
@@ -264,6 +271,13 @@ func StartT(t testing.TB) string {
 	if a := os.Getenv("ZABLAB_REALZK_ADDR"); a != "" {
 		return a
 	}
+	return StartTWith(t)
+}
+
+// StartTWith is StartT with more JVM flags (StartWith); it always starts
+// a server of its own.
+func StartTWith(t testing.TB, flags ...string) string {
+	t.Helper()
 	if _, err := ClassPath(); err != nil {
 		t.Skip(err)
 	}
@@ -271,7 +285,7 @@ func StartT(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Start(t.TempDir(), p[0])
+	s, err := StartWith(t.TempDir(), p[0], flags...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,4 +296,34 @@ func StartT(t testing.TB) string {
 		}
 	})
 	return s.Addr
+}
+
+// StartEnsembleT starts an ensemble of n ZooKeeper peers for t, each JVM
+// with JVMFlags and flags, stops them at cleanup (logging the first
+// peer's log if t failed), and returns their addresses. It skips t where
+// ZooKeeper cannot run here.
+func StartEnsembleT(t testing.TB, n int, flags ...string) []string {
+	t.Helper()
+	if _, err := ClassPath(); err != nil {
+		t.Skip(err)
+	}
+	p, err := ports.Free(3 * n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := StartEnsembleWith(t.TempDir(), p, n, Settings{JVMFlags: append(slices.Clip(JVMFlags), flags...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("Apache ZooKeeper's output (%s):\n%s", all[0].Log, all[0].Tail(20))
+		}
+		stopAll(all)
+	})
+	addrs := make([]string, n)
+	for i, s := range all {
+		addrs[i] = s.Addr
+	}
+	return addrs
 }

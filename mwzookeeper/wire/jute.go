@@ -194,6 +194,15 @@ func appendStrings(dst []byte, v []string) []byte {
 	return dst
 }
 
+// clientOwner is EphemeralOwner as ZooKeeper 3.8 shows it to clients: a
+// session's id, or 0 (containers and TTL nodes are marked only inside).
+func clientOwner(owner int64) int64 {
+	if mwzookeeper.IsSessionOwner(owner) {
+		return owner
+	}
+	return 0
+}
+
 // appendStat writes an MWStat as ZooKeeper's Stat, whose field order
 // differs from MWStat's (pzxid comes last).
 func appendStat(dst []byte, s *mwzookeeper.MWStat) []byte {
@@ -204,7 +213,7 @@ func appendStat(dst []byte, s *mwzookeeper.MWStat) []byte {
 	dst = appendInt32(dst, s.Version)
 	dst = appendInt32(dst, s.Cversion)
 	dst = appendInt32(dst, s.Aversion)
-	dst = appendInt64(dst, s.EphemeralOwner)
+	dst = appendInt64(dst, clientOwner(s.EphemeralOwner))
 	dst = appendInt32(dst, s.DataLength)
 	dst = appendInt32(dst, s.NumChildren)
 	return appendInt64(dst, s.Pzxid)
