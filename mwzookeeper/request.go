@@ -131,7 +131,8 @@ const (
 // ZooKeeper's WatcherType.
 type WatcherType int32
 
-// Watcher types.
+// Watcher types. ZooKeeper 3.8.0 knows only the first three; it answers
+// the others MarshallingError (its WatcherType.fromInt throws).
 const (
 	WatcherChildren            WatcherType = 1
 	WatcherData                WatcherType = 2
@@ -158,7 +159,7 @@ type Request struct {
 	ACL         []ACL       // create, setACL: the ACL the client asks for
 	TTL         int64       // createTTL: the TTL in ms; 0 for every other create
 	WatchMode   WatchMode   // addWatch
-	WatcherType WatcherType // removeWatches, checkWatches
+	WatcherType WatcherType // removeWatches, checkWatches (3.8.0 knows 1 to 3)
 	// Auth is who the connection is authenticated as: its address (ip),
 	// every addauth digest, SASL's user, and ("super", "") for the super
 	// user. The server sets it on every request; the slice is shared and
@@ -176,6 +177,10 @@ type Request struct {
 	DataWatches  []string
 	ExistWatches []string
 	ChildWatches []string
+	// setWatches2 (beyond the sheet): addWatch's watches, registered
+	// again without an event.
+	PersistentWatches []string
+	RecursiveWatches  []string
 }
 
 // Op is one operation of a multi: check, create, delete or setData.

@@ -15,8 +15,9 @@ func (s *Service) read(req *mwzookeeper.Request) *mwzookeeper.Response {
 	// TODO(A5.1): execute a read on the applied state, at once: exists,
 	// getData, getChildren(2) and getACL with readNode; ping answers
 	// nothing; anything else is ErrUnimplemented (optional, no points:
-	// multiRead, getEphemerals and getAllChildrenNumber can go to the
-	// provided readBeyond). A session that does not
+	// multiRead, getEphemerals, getAllChildrenNumber, addWatch,
+	// removeWatches and checkWatches can go to the provided readBeyond).
+	// A session that does not
 	// exist gets ErrSessionExpired. The Response carries s.lastZxid.
 	// TODO(A5.6): setWatches re-registers a reconnecting client's watches
 	// (s.watches.SetWatches with s.tree.lookup).
@@ -42,6 +43,8 @@ func (s *Service) readBeyond(req *mwzookeeper.Request, r *mwzookeeper.Response) 
 		r.Results = s.multiRead(req)
 	case mwzookeeper.OpGetEphemerals:
 		r.Children = s.ephemeralsUnder(req.Session, req.Path)
+	case mwzookeeper.OpAddWatch, mwzookeeper.OpRemoveWatches, mwzookeeper.OpCheckWatches:
+		return s.watchOp(req)
 	default: // getAllChildrenNumber
 		n := s.tree.get(req.Path)
 		if n == nil { // the path is not validated: a bad one names no node
@@ -53,6 +56,23 @@ func (s *Service) readBeyond(req *mwzookeeper.Request, r *mwzookeeper.Response) 
 		r.Count = s.countBelow(req.Path)
 	}
 	return nil
+}
+
+// watchOp answers addWatch, removeWatches and checkWatches on this
+// replica's watch table, as ZooKeeper 3.8.0 does: no path is checked, and
+// a removal sends no event (the Java client makes DataWatchRemoved and
+// ChildWatchRemoved itself). A request without a session leaves nothing
+// and finds nothing. Not part of Aufgabe 5.
+func (s *Service) watchOp(req *mwzookeeper.Request) error {
+	switch {
+	case req.Op == mwzookeeper.OpAddWatch && req.Session == 0:
+		return nil
+	case req.Op == mwzookeeper.OpAddWatch:
+		return s.watches.AddWatch(req.WatchMode, req.Path, req.Session)
+	case req.Op == mwzookeeper.OpRemoveWatches:
+		return s.watches.Remove(req.WatcherType, req.Path, req.Session)
+	}
+	return s.watches.Check(req.WatcherType, req.Path, req.Session)
 }
 
 // multiRead runs getData and getChildren each on its own, at this one

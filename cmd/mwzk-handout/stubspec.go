@@ -20,8 +20,10 @@ var provided = []string{
 	"applyCtx.event",
 	// order.go
 	"flush",
-	// reads.go: ZooKeeper 3.8's reads beyond the sheet (getEphemerals, getAllChildrenNumber)
+	// reads.go: ZooKeeper 3.8's reads beyond the sheet (getEphemerals, getAllChildrenNumber,
+	// multiRead; addWatch, removeWatches and checkWatches)
 	"Service.readBeyond", "Service.multiRead", "Service.ephemeralsUnder", "Service.countBelow",
+	"Service.watchOp", // beyond the sheet
 	// sessions.go
 	"newPassword", "Service.livenessLoop",
 	// tree.go
@@ -314,8 +316,9 @@ var stubBodies = map[string]string{
 	// TODO(A5.1): execute a read on the applied state, at once: exists,
 	// getData, getChildren(2) and getACL with readNode; ping answers
 	// nothing; anything else is ErrUnimplemented (optional, no points:
-	// multiRead, getEphemerals and getAllChildrenNumber can go to the
-	// provided readBeyond). A session that does not
+	// multiRead, getEphemerals, getAllChildrenNumber, addWatch,
+	// removeWatches and checkWatches can go to the provided readBeyond).
+	// A session that does not
 	// exist gets ErrSessionExpired. The Response carries s.lastZxid.
 	// TODO(A5.6): setWatches re-registers a reconnecting client's watches
 	// (s.watches.SetWatches with s.tree.lookup).

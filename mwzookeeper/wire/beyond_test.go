@@ -39,6 +39,9 @@ func TestCallsBeyondTheSheet(t *testing.T) {
 		{mw.OpGetAllChildrenNumber, &mw.Response{Count: 42}, appendInt32(nil, 42)},
 		{mw.OpWhoAmI, &mw.Response{Identity: []mw.ClientInfo{{Scheme: "ip", User: "127.0.0.1"}, {Scheme: "digest", User: "ada"}}},
 			appendString(appendString(appendString(appendString(appendInt32(nil, 2), "ip"), "127.0.0.1"), "digest"), "ada")},
+		{mw.OpAddWatch, &mw.Response{}, appendInt32(nil, 0)}, // ErrorResponse{0}, as 3.8.0 sends
+		{mw.OpRemoveWatches, &mw.Response{}, nil},
+		{mw.OpCheckWatches, &mw.Response{}, nil},
 	} {
 		if got := reply(c.op, c.resp); !bytes.Equal(got, c.want) {
 			t.Errorf("%s reply body %x, want %x", c.op, got, c.want)

@@ -61,9 +61,15 @@ func encodeRequest(h Header, r *mw.Request) []byte {
 		b = appendStrings(b, r.ExistWatches)
 		b = appendStrings(b, r.ChildWatches)
 		if h.Op == mw.OpSetWatches2 {
-			b = appendStrings(b, []string{"/persistent"})
-			b = appendStrings(b, nil)
+			b = appendStrings(b, r.PersistentWatches)
+			b = appendStrings(b, r.RecursiveWatches)
 		}
+	case mw.OpAddWatch:
+		b = appendString(b, r.Path)
+		b = appendInt32(b, int32(r.WatchMode))
+	case mw.OpRemoveWatches, mw.OpCheckWatches:
+		b = appendString(b, r.Path)
+		b = appendInt32(b, int32(r.WatcherType))
 	}
 	return b
 }

@@ -85,7 +85,8 @@ func FuzzDecodeRequest(f *testing.F) {
 // checkBounded fails if req holds more than a body of n bytes can carry.
 func checkBounded(t *testing.T, req *mw.Request, n int) {
 	t.Helper()
-	watches := len(req.DataWatches) + len(req.ExistWatches) + len(req.ChildWatches)
+	watches := len(req.DataWatches) + len(req.ExistWatches) + len(req.ChildWatches) +
+		len(req.PersistentWatches) + len(req.RecursiveWatches)
 	if len(req.Data) > n || len(req.Path) > n || 4*watches > n || 13*len(req.Ops) > n {
 		t.Fatalf("a %d-byte body decoded to %d data bytes, %d path bytes, %d watches, %d ops",
 			n, len(req.Data), len(req.Path), watches, len(req.Ops))

@@ -71,6 +71,8 @@ func appendBody(dst []byte, op mw.OpCode, resp *mw.Response) []byte {
 		return appendStrings(dst, resp.Children)
 	case mw.OpGetAllChildrenNumber: // GetAllChildrenNumberResponse{totalNumber}
 		return appendInt32(dst, resp.Count)
+	case mw.OpAddWatch: // ErrorResponse{err}: 3.8.0 answers addWatch with one, always 0
+		return appendInt32(dst, 0)
 	case mw.OpWhoAmI: // WhoAmIResponse{vector<ClientInfo{authScheme, user}>}
 		dst = appendInt32(dst, int32(len(resp.Identity)))
 		for _, id := range resp.Identity {
@@ -79,7 +81,8 @@ func appendBody(dst []byte, op mw.OpCode, resp *mw.Response) []byte {
 		}
 		return dst
 	}
-	// delete, setWatches, closeSession, ping, auth: header only.
+	// delete, setWatches, removeWatches, checkWatches, closeSession, ping,
+	// auth: header only.
 	return dst
 }
 

@@ -19,9 +19,12 @@ type Header struct {
 //
 // Every op the service knows is decoded: create, create2, createContainer
 // and createTTL (with their ACLs, flags as sent and TTL), delete, exists,
-// getData, setData, getChildren, getChildren2, getACL, setACL, sync, check, multi, setWatches, setWatches2 (its
-// persistent watch lists are checked and dropped: the service has none),
-// multiRead, getEphemerals, getAllChildrenNumber, whoAmI, closeSession and ping. A create whose ACL list is empty or null (also
+// getData, setData, getChildren, getChildren2, getACL, setACL, sync,
+// check, multi, setWatches, setWatches2 (with its persistent and
+// recursive watch lists), addWatch (Path, WatchMode), removeWatches and
+// checkWatches (Path, WatcherType; neither is checked here), multiRead,
+// getEphemerals, getAllChildrenNumber, whoAmI, closeSession and ping. A
+// create whose ACL list is empty or null (also
 // inside a multi) is decoded in full and returns the header and an
 // *EmptyACLError (ErrEmptyACL): ZooKeeper answers it InvalidACL. For auth, req.Op is OpAuth and the caller decodes the rest with
 // DecodeAuth(body[8:]). Any other opcode returns the header and
@@ -76,9 +79,15 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 		req.ExistWatches = d.strings("existWatches")
 		req.ChildWatches = d.strings("childWatches")
 		if h.Op == mw.OpSetWatches2 {
-			d.strings("persistentWatches")
-			d.strings("persistentRecursiveWatches")
+			req.PersistentWatches = d.strings("persistentWatches")
+			req.RecursiveWatches = d.strings("persistentRecursiveWatches")
 		}
+	case mw.OpAddWatch: // AddWatchRequest{path, mode}
+		req.Path = d.ustring("path")
+		req.WatchMode = mw.WatchMode(d.int32("mode"))
+	case mw.OpRemoveWatches, mw.OpCheckWatches: // RemoveWatchesRequest, CheckWatchesRequest{path, type}
+		req.Path = d.ustring("path")
+		req.WatcherType = mw.WatcherType(d.int32("type"))
 	case mw.OpAuth:
 		return h, nil // the caller decodes the AuthPacket with DecodeAuth
 	case mw.OpCloseSession, mw.OpPing, mw.OpWhoAmI:

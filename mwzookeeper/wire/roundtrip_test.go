@@ -66,11 +66,17 @@ func requestCases() []requestCase {
 		{"setWatches", XidSetWatches, mw.Request{Op: mw.OpSetWatches, RelZxid: 0x500000007,
 			DataWatches: []string{"/a", "/b"}, ExistWatches: []string{"/c"}, ChildWatches: []string{"/"}}},
 		{"setWatches empty", 23, mw.Request{Op: mw.OpSetWatches, RelZxid: 1}},
-		{"setWatches2", 24, mw.Request{Op: mw.OpSetWatches2, RelZxid: 2, DataWatches: []string{"/d"}}},
+		{"setWatches2", 24, mw.Request{Op: mw.OpSetWatches2, RelZxid: 2, DataWatches: []string{"/d"},
+			PersistentWatches: []string{"/persistent"}, RecursiveWatches: []string{"/r", "/"}}},
 		{"closeSession", 25, mw.Request{Op: mw.OpCloseSession}},
 		{"ping", XidPing, mw.Request{Op: mw.OpPing}},
 		{"unicode path", 26, mw.Request{Op: mw.OpGetData, Path: "/grüße/日本"}},
 		{"getACL", 27, mw.Request{Op: mw.OpGetACL, Path: "/a"}},
+		{"addWatch persistent", 28, mw.Request{Op: mw.OpAddWatch, Path: "/w", WatchMode: mw.WatchPersistent}},
+		{"addWatch recursive", 29, mw.Request{Op: mw.OpAddWatch, Path: "/", WatchMode: mw.WatchPersistentRecursive}},
+		{"addWatch bad mode", 30, mw.Request{Op: mw.OpAddWatch, Path: "no path", WatchMode: 7}},
+		{"removeWatches", 31, mw.Request{Op: mw.OpRemoveWatches, Path: "/w", WatcherType: mw.WatcherAny}},
+		{"checkWatches", 32, mw.Request{Op: mw.OpCheckWatches, Path: "/w", WatcherType: mw.WatcherChildren}},
 	}
 }
 

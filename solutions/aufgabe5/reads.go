@@ -21,7 +21,8 @@ func (s *Service) read(req *mwzookeeper.Request) *mwzookeeper.Response {
 	switch req.Op {
 	case mwzookeeper.OpExists, mwzookeeper.OpGetData, mwzookeeper.OpGetChildren, mwzookeeper.OpGetChildren2, mwzookeeper.OpGetACL:
 		r.Err = s.readNode(req, r)
-	case mwzookeeper.OpGetEphemerals, mwzookeeper.OpGetAllChildrenNumber, mwzookeeper.OpMultiRead:
+	case mwzookeeper.OpGetEphemerals, mwzookeeper.OpGetAllChildrenNumber, mwzookeeper.OpMultiRead,
+		mwzookeeper.OpAddWatch, mwzookeeper.OpRemoveWatches, mwzookeeper.OpCheckWatches:
 		r.Err = s.readBeyond(req, r)
 	case mwzookeeper.OpPing:
 	case mwzookeeper.OpSetWatches, mwzookeeper.OpSetWatches2:
@@ -80,6 +81,8 @@ func (s *Service) readBeyond(req *mwzookeeper.Request, r *mwzookeeper.Response) 
 		r.Results = s.multiRead(req)
 	case mwzookeeper.OpGetEphemerals:
 		r.Children = s.ephemeralsUnder(req.Session, req.Path)
+	case mwzookeeper.OpAddWatch, mwzookeeper.OpRemoveWatches, mwzookeeper.OpCheckWatches:
+		return s.watchOp(req)
 	default: // getAllChildrenNumber
 		n := s.tree.get(req.Path)
 		if n == nil { // the path is not validated: a bad one names no node
@@ -91,6 +94,23 @@ func (s *Service) readBeyond(req *mwzookeeper.Request, r *mwzookeeper.Response) 
 		r.Count = s.countBelow(req.Path)
 	}
 	return nil
+}
+
+// watchOp answers addWatch, removeWatches and checkWatches on this
+// replica's watch table, as ZooKeeper 3.8.0 does: no path is checked, and
+// a removal sends no event (the Java client makes DataWatchRemoved and
+// ChildWatchRemoved itself). A request without a session leaves nothing
+// and finds nothing. Not part of Aufgabe 5.
+func (s *Service) watchOp(req *mwzookeeper.Request) error {
+	switch {
+	case req.Op == mwzookeeper.OpAddWatch && req.Session == 0:
+		return nil
+	case req.Op == mwzookeeper.OpAddWatch:
+		return s.watches.AddWatch(req.WatchMode, req.Path, req.Session)
+	case req.Op == mwzookeeper.OpRemoveWatches:
+		return s.watches.Remove(req.WatcherType, req.Path, req.Session)
+	}
+	return s.watches.Check(req.WatcherType, req.Path, req.Session)
 }
 
 // multiRead runs getData and getChildren each on its own, at this one
