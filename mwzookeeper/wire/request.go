@@ -21,7 +21,7 @@ type Header struct {
 // and createTTL (with their ACLs, flags as sent and TTL), delete, exists,
 // getData, setData, getChildren, getChildren2, getACL, setACL, sync, check, multi, setWatches, setWatches2 (its
 // persistent watch lists are checked and dropped: the service has none),
-// multiRead, getEphemerals, getAllChildrenNumber, whoAmI, closeSession and ping. A create whose ACL list is empty or null (also
+// multiRead, getEphemerals, getAllChildrenNumber, whoAmI, sasl (its token in req.Data), closeSession and ping. A create whose ACL list is empty or null (also
 // inside a multi) is decoded in full and returns the header and an
 // *EmptyACLError (ErrEmptyACL): ZooKeeper answers it InvalidACL. For auth, req.Op is OpAuth and the caller decodes the rest with
 // DecodeAuth(body[8:]). Any other opcode returns the header and
@@ -81,6 +81,8 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 		}
 	case mw.OpAuth:
 		return h, nil // the caller decodes the AuthPacket with DecodeAuth
+	case mw.OpSASL: // GetSASLRequest{token}: the server answers it itself
+		req.Data = d.buffer("token")
 	case mw.OpCloseSession, mw.OpPing, mw.OpWhoAmI:
 		// header only
 	default:
