@@ -47,6 +47,12 @@ func startTarget(t *testing.T) []string {
 // this process and waits until every peer serves clients.
 func startOurs(t *testing.T, n int) []string {
 	t.Helper()
+	return startOursWith(t, n, "")
+}
+
+// startOursWith is startOurs with extra properties for every peer.
+func startOursWith(t *testing.T, n int, extra string) []string {
+	t.Helper()
 	if factory == nil {
 		t.Skip("the reference Service (solutions/aufgabe5) is not in this tree: nothing to run the clients against")
 	}
@@ -64,7 +70,7 @@ func startOurs(t *testing.T, n int) []string {
 			fmt.Fprintf(&b, "peer%d=127.0.0.1:%d\n", j+1, port)
 		}
 		fmt.Fprintf(&b, "dataLogDir=peer%d/log\ndataSnapDir=peer%d/snap\n", i, i)
-		fmt.Fprintf(&b, "tickTime=100\ninitLimit=20\nsyncLimit=10\nlog.level=%s\n", javaLevel(logLevel()))
+		fmt.Fprintf(&b, "tickTime=100\ninitLimit=20\nsyncLimit=10\nlog.level=%s\n%s", javaLevel(logLevel()), extra)
 		file := filepath.Join(dir, fmt.Sprintf("peer%d.properties", i))
 		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)

@@ -26,9 +26,11 @@ type Config struct {
 	MaxClientCnxns    int    // per client IP; 0 means unlimited; default 60
 	MinSessionTimeout time.Duration
 	MaxSessionTimeout time.Duration
-	TickTime          time.Duration // as Zab reads it
-	Ops               Ops           // admin API, metrics, four-letter words (config_ops.go)
-	SuperDigest       string        // KeySuperDigest: the super user's digest identity; "" for none
+	TickTime          time.Duration     // as Zab reads it
+	Ops               Ops               // admin API, metrics, four-letter words (config_ops.go)
+	SuperDigest       string            // KeySuperDigest: the super user's digest identity; "" for none
+	SASLUsers         map[string]string // KeySASLUsers: DIGEST-MD5 user -> password; nil: no SASL (sasl.go)
+	SASLSuperUser     string            // KeySASLSuperUser: the SASL user who is also super; "" for none
 }
 
 // Defaults, as in ZooKeeper.
@@ -75,6 +77,9 @@ func ConfigFromProperties(p *properties.Properties, needPort bool) (Config, erro
 		if user, hash, ok := strings.Cut(c.SuperDigest, ":"); c.SuperDigest != "" && (!ok || user == "" || hash == "") {
 			return c, p.Errorf(KeySuperDigest, ErrConfig, "want user:base64(sha1(user:password)), got %q", c.SuperDigest)
 		}
+	}
+	if err = c.readSASL(p); err != nil {
+		return c, err
 	}
 	if c.Ops, err = readOps(p, c.ClientPortAddress); err != nil {
 		return c, err

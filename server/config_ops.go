@@ -34,7 +34,7 @@ const (
 // says programs that read more keys append them).
 func init() {
 	for _, k := range []string{KeyClientPortAddress, KeyAdminPort, KeyAdminAddress, KeyMetricsPort,
-		KeyMetricsHost, KeyMetricsClass, KeyWhitelist, KeySuperDigest,
+		KeyMetricsHost, KeyMetricsClass, KeyWhitelist, KeySuperDigest, KeySASLUsers, KeySASLSuperUser,
 		mwzookeeper.KeyExtendedTypes, mwzookeeper.KeyContainerInterval} {
 		if !slices.Contains(zab.KnownKeys, k) {
 			zab.KnownKeys = append(zab.KnownKeys, k)

@@ -58,6 +58,9 @@ type conn struct {
 	// identity first. Only the reading goroutine changes it, by replacing
 	// the slice: requests keep the one they were given.
 	ids []mwzookeeper.ID
+	// digest is the connection's DIGEST-MD5 exchange (sasl.go), made by
+	// its first SASL request; only the reading goroutine uses it.
+	digest *digestServer
 }
 
 func newConn(s *Server, nc net.Conn, ip string) *conn {
@@ -257,6 +260,8 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 			return false
 		}
 		s.completeErr(nil)
+	case h.Op == mwzookeeper.OpSASL && err == nil:
+		return c.sasl(s)
 	case errors.As(err, &emptyACL):
 		c.enqueue(s)
 		s.complete(invalidACL(&s.req, emptyACL.Op))

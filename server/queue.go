@@ -136,7 +136,7 @@ func (s *slot) complete(resp *mwzookeeper.Response) {
 		if syncPath { // ZooKeeper's SyncResponse echoes the path; Services need not
 			r.Path = s.req.Path
 		}
-		if r.Zxid == 0 { // e.g. an answer the server made: the newest zxid given
+		if r.Zxid == 0 && s.hdr.Op != mwzookeeper.OpSASL { // e.g. an answer the server made: the newest zxid given (SASL's: 0, as ZooKeeper's)
 			r.Zxid = c.zxid
 		}
 		resp = &r

@@ -34,6 +34,9 @@ func AppendReply(dst []byte, h Header, resp *mw.Response) []byte {
 			dst = appendMultiErrors(dst, resp.Results)
 		} else {
 			dst = appendReplyHeader(dst, h.Xid, resp.Zxid, mw.CodeOf(resp.Err))
+			if h.Op == mw.OpSASL { // ZooKeeper's failed SASL reply still has SetSASLResponse{null}
+				dst = appendBuffer(dst, nil)
+			}
 		}
 		return endFrame(dst, start)
 	}
@@ -69,6 +72,8 @@ func appendBody(dst []byte, op mw.OpCode, resp *mw.Response) []byte {
 		return appendMultiRead(dst, resp.Results)
 	case mw.OpGetEphemerals: // GetEphemeralsResponse{ephemerals}
 		return appendStrings(dst, resp.Children)
+	case mw.OpSASL: // SetSASLResponse{token}; nil is jute's null buffer
+		return appendBuffer(dst, resp.Data)
 	case mw.OpGetAllChildrenNumber: // GetAllChildrenNumberResponse{totalNumber}
 		return appendInt32(dst, resp.Count)
 	case mw.OpAddWatch: // ErrorResponse{err}: 3.8.0 answers addWatch with one, always 0

@@ -23,8 +23,9 @@ type Header struct {
 // check, multi, setWatches, setWatches2 (with its persistent and
 // recursive watch lists), addWatch (Path, WatchMode), removeWatches and
 // checkWatches (Path, WatcherType; neither is checked here), multiRead,
-// getEphemerals, getAllChildrenNumber, whoAmI, closeSession and ping. A
-// create whose ACL list is empty or null (also
+// getEphemerals, getAllChildrenNumber, whoAmI, sasl (its token in
+// req.Data), closeSession and ping. A create whose ACL list is empty or
+// null (also
 // inside a multi) is decoded in full and returns the header and an
 // *EmptyACLError (ErrEmptyACL): ZooKeeper answers it InvalidACL. For auth, req.Op is OpAuth and the caller decodes the rest with
 // DecodeAuth(body[8:]). Any other opcode returns the header and
@@ -90,6 +91,8 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 		req.WatcherType = mw.WatcherType(d.int32("type"))
 	case mw.OpAuth:
 		return h, nil // the caller decodes the AuthPacket with DecodeAuth
+	case mw.OpSASL: // GetSASLRequest{token}: the server answers it itself
+		req.Data = d.buffer("token")
 	case mw.OpCloseSession, mw.OpPing, mw.OpWhoAmI:
 		// header only
 	default:

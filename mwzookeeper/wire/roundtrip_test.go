@@ -154,7 +154,12 @@ func TestDecodeRequestAuthAndUnknown(t *testing.T) {
 		t.Errorf("DecodeAuth = %d, %q, %q, %v; want 0, digest, user:secret, nil", typ, scheme, auth, err)
 	}
 
-	for _, op := range []mw.OpCode{mw.OpReconfig, mw.OpSASL, mw.OpCreateSession, 4242} {
+	sasl := appendBuffer(appendInt32(appendInt32(nil, 3), int32(mw.OpSASL)), []byte("tok"))
+	if h, err := DecodeRequest(sasl, &req); err != nil || h.Op != mw.OpSASL || string(req.Data) != "tok" {
+		t.Errorf("sasl: header %+v, token %q, err %v; want sasl, tok, nil", h, req.Data, err)
+	}
+
+	for _, op := range []mw.OpCode{mw.OpReconfig, mw.OpCreateSession, 4242} {
 		body := appendInt32(appendInt32(nil, 77), int32(op))
 		body = appendString(body, "/a") // whatever follows is not looked at
 		h, err := DecodeRequest(body, &req)
