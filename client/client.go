@@ -23,6 +23,8 @@ type MWZooKeeper struct {
 	onState func(State)
 	async   *pipeline
 	watches *watches
+	// persistent are AddWatch's watches (beyond.go).
+	persistent *persistentWatches
 
 	mu          sync.Mutex
 	state       State         // guarded by mu
@@ -52,6 +54,7 @@ func Connect(servers []string, sessionTimeout time.Duration, opts ...Option) (*M
 		established: make(chan struct{}),
 		async:       newPipeline(),
 		watches:     newWatches(),
+		persistent:  &persistentWatches{},
 	}
 	conn, _, err := zk.Connect(servers, sessionTimeout,
 		zk.WithEventCallback(z.onEvent), zk.WithLogger(zkLogger{z.log}))
@@ -97,6 +100,11 @@ func (z *MWZooKeeper) onEvent(ev zk.Event) {
 	z.state = s
 	conn := z.conn // nil while Connect has not stored it yet
 	z.mu.Unlock()
+	if s != StateConnected {
+		// The server forgets persistent watches with the connection,
+		// and go-zk does not add them again: end them now.
+		z.persistent.endAll(func(path string) error { return z.wrap("addWatch", path, zk.ErrConnectionClosed) })
+	}
 	switch s {
 	case StateConnected:
 		var id int64
@@ -140,6 +148,7 @@ func (z *MWZooKeeper) Close() error {
 		z.conn.Close()
 		// go-zk ends its watches on Close; end any it did not know.
 		z.watches.endAll(func(path string) error { return z.wrap("watch", path, ErrClosed) })
+		z.persistent.endAll(func(path string) error { return z.wrap("addWatch", path, ErrClosed) })
 		z.log.Debug("handle closed")
 		if z.onState != nil {
 			z.onState(StateClosed)

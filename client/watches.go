@@ -130,5 +130,6 @@ func (z *MWZooKeeper) onWatchEvent(ev zk.Event) {
 	case kindsFor(ev.Type) != 0:
 		z.watches.fire(ev.Path, kindsFor(ev.Type),
 			Event{Type: mwzookeeper.EventType(ev.Type), Path: ev.Path})
+		z.persistent.fire(ev)
 	}
 }

@@ -26,6 +26,7 @@ type command struct {
 	valued   []string // flags with a value
 	min, max int      // positional arguments
 	needZK   bool
+	pathless bool // needZK, but the first argument is no path (addauth)
 	run      func(s *Shell, c *call) error
 }
 
@@ -33,20 +34,29 @@ var commands map[string]*command
 
 func init() {
 	commands = map[string]*command{
-		"connect":      {usage: "connect host:port", min: 1, max: 1, run: (*Shell).cmdConnect},
-		"close":        {usage: "close ", run: (*Shell).cmdClose},
-		"create":       {usage: "create [-s] [-e] path [data]", switches: []string{"-s", "-e"}, min: 1, max: 2, needZK: true, run: (*Shell).cmdCreate},
-		"get":          {usage: "get [-s] [-w] path", switches: []string{"-s", "-w"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdGet},
-		"set":          {usage: "set [-s] [-v version] path data", switches: []string{"-s"}, valued: []string{"-v"}, min: 2, max: 2, needZK: true, run: (*Shell).cmdSet},
-		"stat":         {usage: "stat [-w] path", switches: []string{"-w"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdStat},
-		"ls":           {usage: "ls [-s] [-w] [-R] path", switches: []string{"-s", "-w", "-R"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdLs},
-		"delete":       {usage: "delete [-v version] path", valued: []string{"-v"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdDelete},
-		"deleteall":    {usage: "deleteall path", min: 1, max: 1, needZK: true, run: (*Shell).cmdDeleteAll},
-		"sync":         {usage: "sync path", min: 1, max: 1, needZK: true, run: (*Shell).cmdSync},
-		"printwatches": {usage: "printwatches on|off", max: 1, run: (*Shell).cmdPrintWatches},
-		"quit":         {usage: "quit ", run: nil},
-		"exit":         {usage: "exit ", run: nil},
-		"help":         {usage: "help ", run: (*Shell).cmdHelp},
+		"connect":              {usage: "connect host:port", min: 1, max: 1, run: (*Shell).cmdConnect},
+		"close":                {usage: "close ", run: (*Shell).cmdClose},
+		"create":               {usage: "create [-s] [-e] [-c] [-t ttl] path [data] [acl]", switches: []string{"-s", "-e", "-c"}, valued: []string{"-t"}, min: 1, max: 3, needZK: true, run: (*Shell).cmdCreate},
+		"get":                  {usage: "get [-s] [-w] path", switches: []string{"-s", "-w"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdGet},
+		"set":                  {usage: "set [-s] [-v version] path data", switches: []string{"-s"}, valued: []string{"-v"}, min: 2, max: 2, needZK: true, run: (*Shell).cmdSet},
+		"stat":                 {usage: "stat [-w] path", switches: []string{"-w"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdStat},
+		"ls":                   {usage: "ls [-s] [-w] [-R] path", switches: []string{"-s", "-w", "-R"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdLs},
+		"delete":               {usage: "delete [-v version] path", valued: []string{"-v"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdDelete},
+		"deleteall":            {usage: "deleteall path", min: 1, max: 1, needZK: true, run: (*Shell).cmdDeleteAll},
+		"sync":                 {usage: "sync path", min: 1, max: 1, needZK: true, run: (*Shell).cmdSync},
+		"printwatches":         {usage: "printwatches on|off", max: 1, run: (*Shell).cmdPrintWatches},
+		"quit":                 {usage: "quit ", run: nil},
+		"exit":                 {usage: "exit ", run: nil},
+		"help":                 {usage: "help ", run: (*Shell).cmdHelp},
+		"getAcl":               {usage: "getAcl [-s] path", switches: []string{"-s"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdGetACL},
+		"setAcl":               {usage: "setAcl [-s] [-v version] [-R] path acl", switches: []string{"-s", "-R"}, valued: []string{"-v"}, min: 2, max: 2, needZK: true, run: (*Shell).cmdSetACL},
+		"addauth":              {usage: "addauth scheme auth", min: 1, max: 2, needZK: true, pathless: true, run: (*Shell).cmdAddAuth},
+		"whoami":               {usage: "whoami ", needZK: true, pathless: true, run: (*Shell).cmdWhoAmI},
+		"getEphemerals":        {usage: "getEphemerals path", max: 1, needZK: true, run: (*Shell).cmdGetEphemerals},
+		"getAllChildrenNumber": {usage: "getAllChildrenNumber path", min: 1, max: 1, needZK: true, run: (*Shell).cmdGetAllChildrenNumber},
+		"addWatch": {usage: "addWatch [-m mode] path # optional mode is one of [PERSISTENT, PERSISTENT_RECURSIVE] - default is PERSISTENT_RECURSIVE",
+			valued: []string{"-m"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdAddWatch},
+		"removewatches": {usage: "removewatches path [-c|-d|-a] [-l]", switches: []string{"-c", "-d", "-a"}, min: 1, max: 1, needZK: true, run: (*Shell).cmdRemoveWatches},
 	}
 }
 
@@ -86,6 +96,9 @@ func (s *Shell) dispatch(w io.Writer, args []string) (quit bool, path string, er
 	if cmd.needZK {
 		if s.zk == nil {
 			return false, path, errNotConnected
+		}
+		if cmd.pathless || len(c.args) == 0 {
+			return false, path, cmd.run(s, c)
 		}
 		if strings.HasPrefix(cmd.usage, "create") {
 			err = checkPath(path, c.has("-s"))

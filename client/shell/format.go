@@ -77,6 +77,10 @@ func message(err error, path string) string {
 		return "version No is not valid : " + path
 	case errors.Is(err, mwzookeeper.ErrNotEmpty):
 		return "Node not empty: " + path
+	case errors.Is(err, mwzookeeper.ErrNoAuth):
+		return "Insufficient permission : " + path
+	case errors.Is(err, mwzookeeper.ErrInvalidACL):
+		return "Acl is not valid : " + path
 	case errors.Is(err, mwzookeeper.ErrNoChildrenForEphemerals):
 		return "Ephemerals cannot have children: " + path
 	case errors.Is(err, errBadPath):

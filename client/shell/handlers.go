@@ -19,26 +19,6 @@ func (s *Shell) cmdClose(*call) error {
 	return nil
 }
 
-func (s *Shell) cmdCreate(c *call) error {
-	mode := mwzookeeper.Persistent
-	if c.has("-s") {
-		mode |= mwzookeeper.PersistentSequential
-	}
-	if c.has("-e") {
-		mode |= mwzookeeper.Ephemeral
-	}
-	var data []byte
-	if len(c.args) > 1 {
-		data = []byte(c.args[1])
-	}
-	name, err := s.zk.CreateMode(c.args[0], data, mode)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(c.w, "Created %s\n", name)
-	return nil
-}
-
 func (s *Shell) cmdGet(c *call) error {
 	var st mwzookeeper.MWStat
 	var data []byte

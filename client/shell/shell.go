@@ -189,7 +189,7 @@ func (s *Shell) watch(ch <-chan client.Event) {
 	go func() {
 		ev, ok := <-ch
 		if ok && ev.Err == nil {
-			s.watcher("SyncConnected", ev.Type.String(), ev.Path)
+			s.watcher("SyncConnected", eventName(ev.Type), ev.Path)
 		}
 	}()
 }

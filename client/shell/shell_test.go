@@ -111,7 +111,7 @@ func TestTranscript(t *testing.T) {
 		{"ls -R " + r + "/a", r + "/a\n" + r + "/a/s-0000000000\n", false},
 		{"deleteall " + r + "/a", "", false},
 		{"ls " + r, "[b, e]\n", false},
-		{"create", "create [-s] [-e] path [data]\n", true},
+		{"create", "create [-s] [-e] [-c] [-t ttl] path [data] [acl]\n", true},
 		{"delete -x /a", "delete [-v version] path\n", true},
 		{"printwatches", "printwatches is on\n", false},
 		{"printwatches maybe", "printwatches on|off\n", true},

@@ -27,8 +27,11 @@ var Jars = []string{
 const JavaDir = "/usr/share/java"
 
 // JVMFlags are the options every JVM started here gets: small heap, quick
-// start (C1 only), and only warnings in the log.
-var JVMFlags = []string{"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xmx256m", "-XX:TieredStopAtLevel=1"}
+// start (C1 only), only warnings in the log, and TTL nodes allowed
+// (extendedTypesEnabled; without it ZooKeeper answers createTTL with
+// Unimplemented, and our server knows TTL nodes).
+var JVMFlags = []string{"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xmx256m", "-XX:TieredStopAtLevel=1",
+	"-Dzookeeper.extendedTypesEnabled=true"}
 
 // StartTimeout is how long Start and StartEnsemble wait for a server to serve.
 const StartTimeout = 60 * time.Second
