@@ -26,6 +26,8 @@ type Options struct {
 	// for every replica to serve (default 20 s).
 	DoTimeout     time.Duration
 	LeaderTimeout time.Duration
+	// Extra is appended to every replica's properties ("key=value" lines).
+	Extra string
 }
 
 // Ensemble is n replicas of a Service running in this process.
@@ -104,7 +106,7 @@ func (e *Ensemble) writeProps(dir string) error {
 		if e.opts.SnapCount > 0 {
 			fmt.Fprintf(&b, "snapCount=%d\n", e.opts.SnapCount)
 		}
-		fmt.Fprintf(&b, "log.level=%s\n", e.opts.LogLevel)
+		fmt.Fprintf(&b, "log.level=%s\n%s\n", e.opts.LogLevel, e.opts.Extra)
 		file := filepath.Join(rd, "zab.properties")
 		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 			return err

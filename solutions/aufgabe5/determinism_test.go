@@ -32,14 +32,34 @@ func seed(t *testing.T) uint64 {
 	return v
 }
 
-// randomWrite is one write of the random mix: creates of every mode,
-// setData and delete with right and wrong versions, checks and multis,
-// on a few paths, so that many of them conflict.
+// randomACLs are the ACLs the random mix sets: open, alice's alone, and
+// readable by anyone but changed only by alice.
+var randomACLs = [][]mwzookeeper.ACL{mwzookeeper.OpenACL, {{Perms: mwzookeeper.PermAll, ID: alice}},
+	{{Perms: mwzookeeper.PermRead, ID: mwzookeeper.Anyone}, {Perms: mwzookeeper.PermAll, ID: alice}}}
+
+// randomWrite is one write of the random mix: creates of every mode
+// (containers and TTL nodes too), setData and delete with right and wrong
+// versions, checks, multis and setACL, on a few paths, so that many of
+// them conflict; half are sent as alice, so ACLs refuse some.
 func randomWrite(r *rand.Rand, s int64) *req {
+	w := randomOp(r, s)
+	if r.IntN(2) == 0 {
+		w.Auth = []mwzookeeper.ID{alice}
+	}
+	return w
+}
+
+func randomOp(r *rand.Rand, s int64) *req {
 	path := fmt.Sprintf("/d/p%d", r.IntN(40))
 	data := []byte(strconv.Itoa(r.IntN(1000)))
 	version := int32(r.IntN(3)) - 1
-	switch k := r.IntN(10); {
+	switch k := r.IntN(12); {
+	case k == 10:
+		return &req{Op: mwzookeeper.OpSetACL, Session: s, Path: path, Version: version, ACL: randomACLs[r.IntN(len(randomACLs))]}
+	case k == 11 && r.IntN(2) == 0:
+		return &req{Op: mwzookeeper.OpCreateContainer, Session: s, Path: path, Data: data, ACL: randomACLs[r.IntN(len(randomACLs))]}
+	case k == 11:
+		return &req{Op: mwzookeeper.OpCreateTTL, Session: s, Path: path, Data: data, Mode: mwzookeeper.PersistentTTL, TTL: int64(1 + r.IntN(200))}
 	case k < 3:
 		return &req{Op: mwzookeeper.OpCreate, Session: s, Path: path, Data: data, Mode: mwzookeeper.CreateMode(r.IntN(4))}
 	case k < 6:
@@ -92,7 +112,8 @@ func TestDeterminism(t *testing.T) {
 	sd := seed(t)
 	// 100 ms ticks: a leader change under load costs the test nothing
 	// but makes most writes fail with ConnectionLoss.
-	e := start(t, 3, svctest.Options{TickTime: 100 * time.Millisecond})
+	e := start(t, 3, svctest.Options{TickTime: 100 * time.Millisecond,
+		Extra: "zookeeper.extendedTypesEnabled=true\nznode.container.checkIntervalMs=100"})
 	s0 := e.Session(t, 1, time.Minute)
 	mustOK(t, "create /d", create(e, t, 1, s0, "/d", "", mwzookeeper.Persistent))
 	const writes, perReplica = 10000, 2
