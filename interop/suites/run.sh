@@ -76,7 +76,8 @@ kazoo)
 	# No bytecode or cache written into the system's kazoo.
 	(cd "$tmp" && PYTHONDONTWRITEBYTECODE=1 timeout --kill-after=30s "${KAZOO_TIMEOUT:-40m}" \
 		"$PY" -m pytest -p no:cacheprovider -rfEs -q --rootdir="$tmp" "$KAZOO_TESTS") >"$log" 2>&1 || true
-	last=$(grep -E '^=+ .*(passed|failed|error).* in [0-9.]+s' "$log" | tail -1)
+	# pytest -q's last line: "1 failed, 475 passed, 3 skipped, 494 warnings in 120.59s"
+	last=$(grep -E '^(=+ )?[0-9]+ (passed|failed|errors?|skipped).* in [0-9.]+s' "$log" | tail -1 || true)
 	count() { grep -oE "[0-9]+ $1" <<<"$last" | grep -oE '^[0-9]+' || echo 0; }
 	pass=$(count passed); fail=$(( $(count failed) + $(count error) )); skip=$(count skipped)
 	names=$(sed -nE 's/^(FAILED|ERROR) [^:]*::([^ ]*).*/\2/p' "$log" | sort -u | paste -sd' ' -)
