@@ -29,6 +29,9 @@ type Config struct {
 	TickTime          time.Duration // as Zab reads it
 	Ops               Ops           // admin API, metrics, four-letter words (config_ops.go)
 	SuperDigest       string        // KeySuperDigest: the super user's digest identity; "" for none
+	// ReadOnlyMode (mwzookeeper.KeyReadOnlyMode) lets the replica serve
+	// read-only clients while it has no quorum (readonly.go).
+	ReadOnlyMode bool
 }
 
 // Defaults, as in ZooKeeper.
@@ -75,6 +78,9 @@ func ConfigFromProperties(p *properties.Properties, needPort bool) (Config, erro
 		if user, hash, ok := strings.Cut(c.SuperDigest, ":"); c.SuperDigest != "" && (!ok || user == "" || hash == "") {
 			return c, p.Errorf(KeySuperDigest, ErrConfig, "want user:base64(sha1(user:password)), got %q", c.SuperDigest)
 		}
+	}
+	if c.ReadOnlyMode, err = p.Bool(mwzookeeper.KeyReadOnlyMode, false); err != nil {
+		return c, err
 	}
 	if c.Ops, err = readOps(p, c.ClientPortAddress); err != nil {
 		return c, err
