@@ -47,11 +47,13 @@ func startTarget(t *testing.T) []string {
 // this process and waits until every peer serves clients.
 func startOurs(t *testing.T, n int) []string {
 	t.Helper()
-	return startOursWith(t, n, "")
+	addrs, _, _ := startOursWith(t, n, "")
+	return addrs
 }
 
-// startOursWith is startOurs with extra properties for every peer.
-func startOursWith(t *testing.T, n int, extra string) []string {
+// startOursWith is startOurs with more keys in every peer's properties; it
+// also returns the peers and, per peer, a function that starts it again.
+func startOursWith(t *testing.T, n int, extra string) ([]string, []*server.Server, []func() *server.Server) {
 	t.Helper()
 	if factory == nil {
 		t.Skip("the reference Service (solutions/aufgabe5) is not in this tree: nothing to run the clients against")
@@ -63,6 +65,8 @@ func startOursWith(t *testing.T, n int, extra string) []string {
 	peerPorts, clientPorts := free[:n], free[n:]
 	dir := t.TempDir()
 	var addrs []string
+	var srvs []*server.Server
+	var starts []func() *server.Server
 	for i := 1; i <= n; i++ {
 		var b strings.Builder
 		fmt.Fprintf(&b, "myid=%d\nclientPort=%d\n", i, clientPorts[i-1])
@@ -79,18 +83,23 @@ func startOursWith(t *testing.T, n int, extra string) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := server.New(p, factory, server.Options{Logger: logger().WithField("peer", i)})
-		if err != nil {
-			t.Fatal(err)
+		start := func() *server.Server {
+			s, err := server.New(p, factory, server.Options{Logger: logger().WithField("peer", i)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Stop() })
+			return s
 		}
-		if err := s.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Stop() })
+		srvs = append(srvs, start())
+		starts = append(starts, start)
 		addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", clientPorts[i-1]))
 	}
 	waitServing(t, addrs)
-	return addrs
+	return addrs, srvs, starts
 }
 
 // startDebianZooKeeper starts Debian's ZooKeeper as one standalone server

@@ -84,7 +84,8 @@ func TestKazooSASL(t *testing.T) {
 	need(t, "kazoo and puresasl for "+python3, "python3-kazoo python3-puresasl", func() error {
 		return exec.Command(python3, "-c", "import kazoo, puresasl").Run()
 	})
-	addr := startOursWith(t, 1, "sasl.users=jaasuser:jaas_password,super:super_secret\n")[0]
+	addrs, _, _ := startOursWith(t, 1, "sasl.users=jaasuser:jaas_password,super:super_secret\n")
+	addr := addrs[0]
 	out, code := run(t, 90*time.Second, "", python3, "-c", kazooSASLScript, addr)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	var got map[string]any

@@ -89,6 +89,20 @@ type Beyond interface {
 	BeyondTheSheet() bool
 }
 
+// ReadOnly is implemented by a Service that can answer reads while it is
+// not serving, for ZooKeeper's read-only mode (readonlymode.enabled): a
+// replica cut off from its quorum keeps answering clients that asked for
+// a read-only connection from the state it last applied, which may be
+// stale. Without it the server never enters read-only mode.
+type ReadOnly interface {
+	// ReadStale answers the read req (never a write, sync or session
+	// operation) from the replica's last applied state, at once, while it
+	// is not serving. It leaves no watches and checks no session: req's
+	// session is one of the server's own, unknown to the ensemble. ACLs
+	// are checked against req.Auth.
+	ReadStale(req *Request) *Response
+}
+
 // BeyondOnly says whether o is one of the operations only a Beyond Service is given, alone or
 // (the creates) inside a multi.
 func (o OpCode) BeyondOnly() bool {
@@ -131,6 +145,9 @@ const (
 	// KeyContainerInterval is how often (ms) the leader looks for empty
 	// containers and expired TTL nodes (ZooKeeper's default: 60000).
 	KeyContainerInterval = "znode.container.checkIntervalMs"
+	// KeyReadOnlyMode lets a replica without a quorum serve read-only
+	// clients (ZooKeeper's readonlymode.enabled; default: off).
+	KeyReadOnlyMode = "readonlymode.enabled"
 )
 
 // Ensemble says whether p describes a member of an ensemble (it has

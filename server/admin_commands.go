@@ -50,7 +50,7 @@ func (s *Server) adminMonitor() map[string]any {
 }
 
 func (s *Server) adminStat(withConns bool) map[string]any {
-	if !s.isServing() {
+	if !s.answering() {
 		return notServingJSON()
 	}
 	st := s.serviceStats()
@@ -58,7 +58,7 @@ func (s *Server) adminStat(withConns bool) map[string]any {
 	data, log := s.dirSizes()
 	out := map[string]any{
 		"version":   Version,
-		"read_only": false,
+		"read_only": s.isReadOnly(),
 		"server_stats": map[string]any{
 			"packets_sent": s.stats.sent.Load(), "packets_received": s.stats.received.Load(),
 			"server_state": st.Role, "outstanding_requests": s.outstanding(),

@@ -31,6 +31,9 @@ type Config struct {
 	SuperDigest       string            // KeySuperDigest: the super user's digest identity; "" for none
 	SASLUsers         map[string]string // KeySASLUsers: DIGEST-MD5 user -> password; nil: no SASL (sasl.go)
 	SASLSuperUser     string            // KeySASLSuperUser: the SASL user who is also super; "" for none
+	// ReadOnlyMode (mwzookeeper.KeyReadOnlyMode) lets the replica serve
+	// read-only clients while it has no quorum (readonly.go).
+	ReadOnlyMode bool
 }
 
 // Defaults, as in ZooKeeper.
@@ -79,6 +82,9 @@ func ConfigFromProperties(p *properties.Properties, needPort bool) (Config, erro
 		}
 	}
 	if err = c.readSASL(p); err != nil {
+		return c, err
+	}
+	if c.ReadOnlyMode, err = p.Bool(mwzookeeper.KeyReadOnlyMode, false); err != nil {
 		return c, err
 	}
 	if c.Ops, err = readOps(p, c.ClientPortAddress); err != nil {

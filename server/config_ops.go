@@ -35,7 +35,7 @@ const (
 func init() {
 	for _, k := range []string{KeyClientPortAddress, KeyAdminPort, KeyAdminAddress, KeyMetricsPort,
 		KeyMetricsHost, KeyMetricsClass, KeyWhitelist, KeySuperDigest, KeySASLUsers, KeySASLSuperUser,
-		mwzookeeper.KeyExtendedTypes, mwzookeeper.KeyContainerInterval} {
+		mwzookeeper.KeyExtendedTypes, mwzookeeper.KeyContainerInterval, mwzookeeper.KeyReadOnlyMode} {
 		if !slices.Contains(zab.KnownKeys, k) {
 			zab.KnownKeys = append(zab.KnownKeys, k)
 		}

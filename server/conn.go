@@ -36,6 +36,7 @@ type conn struct {
 	recv     atomic.Int64
 	sent     atomic.Int64
 	isWord   atomic.Bool // a four-letter word, not a client
+	readOnly atomic.Bool // a read-only session, answered without the Service (readonly.go)
 
 	pingReq mwzookeeper.Request // never changed after the handshake: the Service may keep it
 
@@ -87,18 +88,20 @@ func (c *conn) readLoop() {
 		c.fourLetterWord(word)
 		return
 	}
-	if !c.srv.awaitServing(c.done) {
+	adm := c.srv.awaitAdmission(c.done, c.srv.ro != nil)
+	if adm == refused {
 		c.closeQuiet("refused: the replica is not serving (no leader within " + leaderWait.String() + ")")
 		return
 	}
-	if c.handshake() {
+	if c.handshake(adm == readOnlyOnly) {
 		c.serve()
 	}
 }
 
 // handshake reads the connect request and creates or resumes the session
-// through the Service.
-func (c *conn) handshake() bool {
+// through the Service; in read-only mode (readOnly) a read-only client
+// connects without it, and a read-write one waits for a leader.
+func (c *conn) handshake(readOnly bool) bool {
 	body, err := wire.ReadFrame(c.br, nil, wire.MaxFrame)
 	if err != nil {
 		c.readFailed(err)
@@ -108,6 +111,14 @@ func (c *conn) handshake() bool {
 	creq, err := wire.DecodeConnect(body)
 	if err != nil {
 		c.close("bad connect request: " + err.Error())
+		return false
+	}
+	if readOnly && creq.ReadOnly {
+		return c.connectReadOnly(creq)
+	}
+	if readOnly && !c.srv.awaitServing(c.done) {
+		// ZooKeeper's read-only server drops it at once; waiting as for a leader costs no more.
+		c.closeQuiet("refused: a read-write client, and the replica is read-only (no leader within " + leaderWait.String() + ")")
 		return false
 	}
 	req := &mwzookeeper.Request{Op: mwzookeeper.OpCreateSession,
@@ -281,11 +292,16 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 		c.enqueue(s)
 		s.complete(&mwzookeeper.Response{Identity: c.identities()})
 	case h.Op == mwzookeeper.OpPing || h.Xid == wire.XidPing:
-		c.srv.svc.Submit(&c.pingReq, noReply) // liveness for the Service
+		if !c.readOnly.Load() {
+			c.srv.svc.Submit(&c.pingReq, noReply) // liveness for the Service
+		}
 		c.enqueue(s)
 		s.completeErr(nil)
 	default:
 		s.req.Op, s.req.Session, s.req.Xid, s.req.Auth = h.Op, c.pingReq.Session, h.Xid, c.ids
+		if c.readOnly.Load() {
+			return c.dispatchReadOnly(s)
+		}
 		c.enqueue(s)
 		c.srv.svc.Submit(&s.req, s.reply)
 		if h.Op == mwzookeeper.OpCloseSession {

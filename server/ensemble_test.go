@@ -25,6 +25,8 @@ import (
 type ensemble struct {
 	srv   []*Server
 	addrs []string
+	props []*properties.Properties // each peer's, for restart
+	f     mw.Factory
 }
 
 func startEnsemble(t testing.TB, n int, f mw.Factory) *ensemble {
@@ -40,7 +42,7 @@ func startEnsembleWith(t testing.TB, n int, f mw.Factory, extra string) *ensembl
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	e := &ensemble{}
+	e := &ensemble{f: f}
 	for i := 1; i <= n; i++ {
 		var b strings.Builder
 		fmt.Fprintf(&b, "myid=%d\ndataLogDir=log%d\ntickTime=100\ninitLimit=20\nsyncLimit=10\n", i, i)
@@ -70,6 +72,7 @@ func startEnsembleWith(t testing.TB, n int, f mw.Factory, extra string) *ensembl
 		t.Cleanup(func() { s.Stop() })
 		e.srv = append(e.srv, s)
 		e.addrs = append(e.addrs, ln.Addr().String())
+		e.props = append(e.props, p)
 	}
 	wait.For(t, "every server serving", 30*time.Second, func() bool {
 		for _, s := range e.srv {

@@ -46,7 +46,15 @@ func (s *Server) answerWord(b *strings.Builder, word string) {
 	case "ruok":
 		b.WriteString("imok")
 	case "isro":
-		b.WriteString("rw")
+		// ZooKeeper's IsroCommand: null while no server runs (LOOKING).
+		switch {
+		case s.isReadOnly():
+			b.WriteString("ro")
+		case s.isServing():
+			b.WriteString("rw")
+		default:
+			b.WriteString("null")
+		}
 	case "conf":
 		s.writeConf(b)
 	case "envi":
@@ -60,7 +68,7 @@ func (s *Server) answerWord(b *strings.Builder, word string) {
 	case "gtmk", "stmk":
 		b.WriteString("0\n") // no trace mask: ZooKeeper's request tracing has no counterpart here
 	case "srvr", "stat", "mntr", "cons", "wchs", "wchc", "wchp", "dump", "dirs":
-		if !s.isServing() {
+		if !s.answering() {
 			b.WriteString(notServing)
 			break
 		}
@@ -158,6 +166,9 @@ func (s *Server) serviceStats() mwzookeeper.Stats {
 	}
 	if st.Role == "" {
 		st.Role = "standalone"
+	}
+	if s.isReadOnly() {
+		st.Role = "read-only" // ZooKeeper's ReadOnlyZooKeeperServer.getState
 	}
 	return st
 }

@@ -52,14 +52,21 @@ func (h *host) Serving(ok bool) {
 	was := s.serving
 	s.serving = ok && !s.stopped
 	now := s.serving
+	wasReadOnly := false
 	switch {
 	case s.serving && !was:
 		close(s.resumed) // wakes the handshakes that wait for a leader
+		wasReadOnly = s.leaveReadOnly()
 	case was && !s.serving:
 		s.resumed = make(chan struct{})
 		s.lost.Add(1)
+		s.armReadOnly()
 	}
 	s.mu.Unlock()
+	if wasReadOnly {
+		s.log.Info("read-only mode ends: the replica serves again; read-only connections closed")
+		s.closeReadOnly("the replica serves again: read-only connection closed, its client reconnects read-write")
+	}
 	if was != now { // after Stop, Serving(true) changes nothing and says nothing
 		s.log.WithField("serving", now).Info("serving clients: " + map[bool]string{true: "yes", false: "no, connections closed until a leader is established"}[now])
 	}

@@ -48,12 +48,20 @@ type Server struct {
 	stats  counters
 	board  *zab.StageBoard // the local peer's write stages (stages.go)
 
-	mu       sync.RWMutex
-	ln       net.Listener
-	serving  bool
-	resumed  chan struct{} // closed when serving starts again: handshakes wait for it (awaitServing)
-	waiting  atomic.Int32  // handshakes waiting for a leader
-	lost     atomic.Int64  // times the replica stopped serving: a handshake sees a leader change by it
+	mu      sync.RWMutex
+	ln      net.Listener
+	serving bool
+	resumed chan struct{} // closed when serving starts again: handshakes wait for it (awaitServing)
+	waiting atomic.Int32  // handshakes waiting for a leader
+	lost    atomic.Int64  // times the replica stopped serving: a handshake sees a leader change by it
+	// Read-only mode (readonly.go). ro is nil unless the key is on and the
+	// Service can read stale; the rest is guarded by mu.
+	ro       mwzookeeper.ReadOnly
+	readOnly bool          // serving read-only clients
+	roReady  chan struct{} // closed when read-only mode starts: read-only handshakes wait for it
+	roTimer  *time.Timer   // the wait for read-only mode
+	roGen    uint64        // which wait is current
+	roNext   int64         // the newest read-only session id
 	started  bool
 	stopped  bool
 	conns    map[*conn]struct{}
@@ -86,9 +94,15 @@ func New(p *properties.Properties, f mwzookeeper.Factory, o Options) (*Server, e
 	}
 	s := &Server{cfg: cfg, props: p, opts: o, log: log, svc: f(),
 		conns: map[*conn]struct{}{}, sessions: map[int64]*conn{}, perIP: map[string]int{},
-		quit: make(chan struct{}), resumed: make(chan struct{})}
+		quit: make(chan struct{}), resumed: make(chan struct{}), roReady: make(chan struct{})}
 	if b, ok := s.svc.(mwzookeeper.Beyond); ok {
 		s.beyond = b.BeyondTheSheet()
+	}
+	if ro, ok := s.svc.(mwzookeeper.ReadOnly); ok && cfg.ReadOnlyMode {
+		s.ro = ro
+	} else if cfg.ReadOnlyMode {
+		log.Warnf("%s=true ignored: the Service cannot answer reads without a quorum (mwzookeeper.ReadOnly)",
+			mwzookeeper.KeyReadOnlyMode)
 	}
 	s.host = &host{s: s}
 	s.stats.init()
@@ -124,6 +138,7 @@ func (s *Server) Start() error {
 	s.mu.Lock()
 	s.ln = ln
 	s.start = time.Now()
+	s.armReadOnly() // a replica starts without a quorum, as ZooKeeper's peer starts LOOKING
 	s.mu.Unlock()
 	s.readers.Add(1)
 	go s.acceptLoop(ln)
@@ -183,6 +198,7 @@ func (s *Server) closeNetwork() {
 	s.mu.Lock()
 	s.serving = false
 	s.stopped = true // register refuses from now on
+	s.leaveReadOnly()
 	if s.ln != nil {
 		s.ln.Close()
 	}
@@ -281,7 +297,11 @@ func (s *Server) unregister(c *conn) {
 // moved without closing it) is closed.
 func (s *Server) bind(c *conn, session int64, frame []byte) bool {
 	s.mu.Lock()
-	if _, ok := s.conns[c]; !ok || !s.serving {
+	allowed := s.serving
+	if c.readOnly.Load() {
+		allowed = s.readOnly && !s.serving
+	}
+	if _, ok := s.conns[c]; !ok || !allowed {
 		s.mu.Unlock()
 		return false
 	}
@@ -341,11 +361,35 @@ const leaderWait = time.Second
 // awaitServing reports whether the replica serves, waiting up to leaderWait
 // for it; false also when done closes first (the connection was closed).
 func (s *Server) awaitServing(done <-chan struct{}) bool {
+	return s.awaitAdmission(done, false) == admitted
+}
+
+// admission is what a new connection may do.
+type admission int
+
+const (
+	refused      admission = iota
+	admitted               // the replica serves
+	readOnlyOnly           // read-only mode: only read-only clients (readonly.go)
+)
+
+// awaitAdmission waits up to leaderWait until the replica serves, or, with
+// orReadOnly, until it is in read-only mode; refused when neither came or
+// done closed first (the connection was closed).
+func (s *Server) awaitAdmission(done <-chan struct{}, orReadOnly bool) admission {
 	s.mu.RLock()
-	ok, stopped, resumed := s.serving, s.stopped, s.resumed
+	ok, ro, stopped, resumed, roReady := s.serving, s.readOnly, s.stopped, s.resumed, s.roReady
 	s.mu.RUnlock()
-	if ok || stopped {
-		return ok && !stopped
+	switch {
+	case stopped:
+		return refused
+	case ok:
+		return admitted
+	case ro && orReadOnly:
+		return readOnlyOnly
+	}
+	if !orReadOnly {
+		roReady = nil // waits for a leader only
 	}
 	s.waiting.Add(1)
 	defer s.waiting.Add(-1)
@@ -353,12 +397,18 @@ func (s *Server) awaitServing(done <-chan struct{}) bool {
 	defer t.Stop()
 	select {
 	case <-resumed:
-		return s.isServing()
+		if s.isServing() {
+			return admitted
+		}
+	case <-roReady:
+		if s.isReadOnly() {
+			return readOnlyOnly
+		}
 	case <-t.C:
 	case <-done:
 	case <-s.quit:
 	}
-	return false
+	return refused
 }
 
 // retryPause is how long a handshake whose connect was answered with
