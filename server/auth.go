@@ -67,16 +67,22 @@ func (c *conn) identities() []mwzookeeper.ClientInfo {
 }
 
 // beyondOnly says whether req needs a Service that does ZooKeeper's calls
-// beyond the sheet (mwzookeeper.Beyond): one of those ops, or a multi
-// that creates a container or a TTL node.
+// beyond the sheet (mwzookeeper.Beyond): one of those ops, a create
+// (opcode create or create2 too) whose mode is a container or TTL mode,
+// or a multi with such a create.
 func beyondOnly(req *mwzookeeper.Request) bool {
-	if req.Op.BeyondOnly() {
+	if req.Op.BeyondOnly() || req.Op.IsCreate() && extendedMode(req.Mode) {
 		return true
 	}
 	for i := range req.Ops {
-		if req.Ops[i].Op.BeyondOnly() {
+		if req.Ops[i].Op.BeyondOnly() || req.Ops[i].Op.IsCreate() && extendedMode(req.Ops[i].Mode) {
 			return true
 		}
 	}
 	return false
+}
+
+// extendedMode says whether m makes a container or a TTL node.
+func extendedMode(m mwzookeeper.CreateMode) bool {
+	return m == mwzookeeper.Container || m.IsTTL()
 }

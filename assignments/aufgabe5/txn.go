@@ -303,10 +303,12 @@ func (d *decoder) acl() []mwzookeeper.ACL {
 		return nil
 	}
 	n := d.uvarint()
-	if n == 0 || n > maxIDs {
+	if n > maxIDs {
 		d.fail("%d ACL entries", n)
 		return nil
 	}
+	// An empty list (a request built in Go) decodes as empty, not nil,
+	// so that the apply answers it InvalidACL, as appendACL meant.
 	acl := make([]mwzookeeper.ACL, 0, n)
 	for i := uint64(0); i < n && d.err == nil; i++ {
 		perms := mwzookeeper.Perm(d.int32())

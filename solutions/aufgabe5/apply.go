@@ -18,6 +18,7 @@ type applyCtx struct {
 	ts      int64 // the cookie's leader timestamp, ms (A5.4)
 	session int64
 	auth    []mwzookeeper.ID // the identities the request came with (beyond the sheet: ACLs)
+	format  byte             // the message's txn format: 2 knew no containers and TTL nodes
 	undo    []change
 	events  []mwzookeeper.WatchEvent
 }
@@ -58,6 +59,7 @@ func (s *Service) applyRequest(t *txn, cookie zab.TxnCookie) mwzookeeper.Respons
 	c := &s.ctx
 	c.reset(cookie, t.session)
 	c.auth = t.auth
+	c.format = t.version
 	var r mwzookeeper.Response
 	if t.op != mwzookeeper.OpCreateSession && t.session != 0 {
 		sess := s.sessions[t.session]
@@ -129,6 +131,10 @@ func (s *Service) applyOp(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.M
 // A5.3, sequential nodes; ACLs, containers and TTL nodes beyond the sheet).
 func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MWStat, error) {
 	var none mwzookeeper.MWStat
+	if c.format == 2 && o.Mode >= mwzookeeper.Container && o.Mode <= mwzookeeper.PersistentSeqTTL {
+		// Format 2 refused these modes at apply: its logs replay as they ran.
+		return "", none, fmt.Errorf("%w: create mode %d at %q", mwzookeeper.ErrUnimplemented, o.Mode, o.Path)
+	}
 	if err := checkCreateMode(o); err != nil {
 		return "", none, err
 	}

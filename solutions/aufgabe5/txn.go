@@ -58,6 +58,7 @@ var errBadTxn = errors.New("aufgabe5: malformed replicated message")
 // txn is a decoded message. data, password and ops' data alias the
 // message: apply copies what it keeps.
 type txn struct {
+	version     byte // the message's format (oldestTxnVersion..txnVersion)
 	kind        byte
 	proposer    uint64
 	incarnation uint64
@@ -303,10 +304,12 @@ func (d *decoder) acl() []mwzookeeper.ACL {
 		return nil
 	}
 	n := d.uvarint()
-	if n == 0 || n > maxIDs {
+	if n > maxIDs {
 		d.fail("%d ACL entries", n)
 		return nil
 	}
+	// An empty list (a request built in Go) decodes as empty, not nil,
+	// so that the apply answers it InvalidACL, as appendACL meant.
 	acl := make([]mwzookeeper.ACL, 0, n)
 	for i := uint64(0); i < n && d.err == nil; i++ {
 		perms := mwzookeeper.Perm(d.int32())
@@ -338,6 +341,7 @@ func decodeTxn(msg []byte, t *txn) error {
 		d.fail("version %d, want %d to %d", d.version, oldestTxnVersion, txnVersion)
 	}
 	*t = txn{ops: t.ops[:0], sessions: t.sessions[:0]}
+	t.version = d.version
 	t.kind = d.byte()
 	t.proposer = d.uvarint()
 	t.incarnation = d.uint64()
