@@ -16,6 +16,7 @@ type applyCtx struct {
 	ts      int64 // the cookie's leader timestamp, ms (A5.4)
 	session int64
 	auth    []mwzookeeper.ID // the identities the request came with (beyond the sheet: ACLs)
+	format  byte             // the message's txn format: 2 knew no containers and TTL nodes
 	undo    []change
 	events  []mwzookeeper.WatchEvent
 }

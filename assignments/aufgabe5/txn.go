@@ -58,6 +58,7 @@ var errBadTxn = errors.New("aufgabe5: malformed replicated message")
 // txn is a decoded message. data, password and ops' data alias the
 // message: apply copies what it keeps.
 type txn struct {
+	version     byte // the message's format (oldestTxnVersion..txnVersion)
 	kind        byte
 	proposer    uint64
 	incarnation uint64
@@ -340,6 +341,7 @@ func decodeTxn(msg []byte, t *txn) error {
 		d.fail("version %d, want %d to %d", d.version, oldestTxnVersion, txnVersion)
 	}
 	*t = txn{ops: t.ops[:0], sessions: t.sessions[:0]}
+	t.version = d.version
 	t.kind = d.byte()
 	t.proposer = d.uvarint()
 	t.incarnation = d.uint64()
