@@ -40,6 +40,7 @@ func TestACLsTTLAndContainersAsZooKeeper(t *testing.T) {
 	want := parityScript(t, realzk.StartEnsembleT(t, 3, parityFlags...))
 	ours := startEnsembleWith(t, 3, aufgabe5.New, parityKeys)
 	got := parityScript(t, ours.addrs)
+	t.Logf("%d steps compared", len(want))
 	for i := range max(len(want), len(got)) {
 		var w, g string
 		if i < len(want) {
@@ -129,6 +130,11 @@ func aclSteps(s *scripter, anon, alice, su *zk.Conn) {
 	s.note("create digest without hash", err)
 	_, err = anon.Create("/x", nil, 0, []zk.ACL{{Perms: zk.PermAll, Scheme: "x509", ID: "cn"}})
 	s.note("create unknown scheme", err)
+	_, err = anon.Create("/sasl", nil, 0, []zk.ACL{{Perms: zk.PermAll, Scheme: "sasl", ID: "bob"}})
+	s.note("create sasl:bob without SASL", err)
+	_, err = anon.Multi(&zk.CreateRequest{Path: "/m1", Acl: zk.WorldACL(zk.PermAll)}, &zk.CreateRequest{Path: "/m2",
+		Acl: []zk.ACL{{Perms: zk.PermAll, Scheme: "sasl", ID: "bob"}}})
+	s.note("multi with sasl:bob without SASL", err)
 	_, err = alice.SetACL("/p", zk.WorldACL(zk.PermRead), 7)
 	s.note("setACL bad version", err)
 	both := append(zk.WorldACL(zk.PermRead), mine...)
@@ -190,6 +196,11 @@ func extendedSteps(s *scripter, anon, alice *zk.Conn) {
 	s.note("get /ctr", err, fmt.Sprintf("owner %#x", uint64(st.EphemeralOwner)))
 	_, err = anon.CreateContainer("/ctr-never", nil, zk.FlagContainer, open)
 	s.note("create /ctr-never", err)
+	_, err = anon.Create("/flag4", nil, zk.FlagContainer, open) // opcode create with the container flag
+	s.note("create /flag4", err)
+	_, err = anon.Create("/flag4/kid", nil, 0, open)
+	s.note("create /flag4/kid", err)
+	s.note("delete /flag4/kid", anon.Delete("/flag4/kid", -1))
 	_, err = anon.Create("/ctr/kid", nil, zk.FlagEphemeral, open)
 	s.note("create /ctr/kid", err)
 	_, err = anon.Create("/ttl/kid", nil, 0, open)
@@ -210,6 +221,8 @@ func extendedSteps(s *scripter, anon, alice *zk.Conn) {
 	s.note("/ttl swept", awaitGone(anon, "/ttl"))
 	ok, _, err := anon.Exists("/ctr-never")
 	s.note("/ctr-never kept", err, ok)
+	ok, _, err = anon.Exists("/flag4")
+	s.note("/flag4 kept", err, ok)
 }
 
 // awaitGone waits up to 10 s for the sweep to remove path, on a watch.

@@ -86,3 +86,29 @@ func beyondOnly(req *mwzookeeper.Request) bool {
 func extendedMode(m mwzookeeper.CreateMode) bool {
 	return m == mwzookeeper.Container || m.IsTTL()
 }
+
+// saslACL is the index of the op of req (0 for a request that is not a
+// multi) that asks for an ACL of the sasl scheme, or -1. Without SASL
+// configured ZooKeeper has no sasl provider and refuses such an ACL as
+// InvalidACL; the server decides it, not the Service at apply, so that
+// replicas configured apart never disagree.
+func saslACL(req *mwzookeeper.Request) int {
+	if hasScheme(req.ACL, "sasl") {
+		return 0
+	}
+	for i := range req.Ops {
+		if hasScheme(req.Ops[i].ACL, "sasl") {
+			return i
+		}
+	}
+	return -1
+}
+
+func hasScheme(acl []mwzookeeper.ACL, scheme string) bool {
+	for _, a := range acl {
+		if a.ID.Scheme == scheme {
+			return true
+		}
+	}
+	return false
+}

@@ -275,7 +275,7 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 		return c.sasl(s)
 	case errors.As(err, &emptyACL):
 		c.enqueue(s)
-		s.complete(invalidACL(&s.req, emptyACL.Op))
+		s.complete(invalidACL(&s.req, emptyACL.Op, "an empty ACL list"))
 	case errors.Is(err, wire.ErrUnknownOp):
 		c.enqueue(s)
 		s.completeErr(mwzookeeper.ErrUnimplemented)
@@ -284,6 +284,9 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 		c.putBack(s)
 		c.close("malformed request: " + err.Error())
 		return false
+	case c.srv.cfg.SASLUsers == nil && saslACL(&s.req) >= 0:
+		c.enqueue(s)
+		s.complete(invalidACL(&s.req, saslACL(&s.req), "a sasl ACL, and no SASL configured (sasl.users)"))
 	case !c.srv.beyond && beyondOnly(&s.req):
 		c.enqueue(s)
 		s.completeErr(fmt.Errorf("%w: %s %q: this Service does not do ZooKeeper's calls beyond the sheet",
@@ -318,9 +321,9 @@ func noReply(*mwzookeeper.Response) {}
 // plain InvalidACL, or a failed multi whose op at index bad failed. The
 // Service never sees the request; the ops before bad report success,
 // although the Service might have failed one of them first.
-func invalidACL(req *mwzookeeper.Request, bad int) *mwzookeeper.Response {
-	resp := &mwzookeeper.Response{Err: fmt.Errorf("%w: create %q with an empty ACL list",
-		mwzookeeper.ErrInvalidACL, req.Path)}
+func invalidACL(req *mwzookeeper.Request, bad int, why string) *mwzookeeper.Response {
+	resp := &mwzookeeper.Response{Err: fmt.Errorf("%w: %s %q with %s",
+		mwzookeeper.ErrInvalidACL, req.Op, req.Path, why)}
 	if req.Op != mwzookeeper.OpMulti {
 		return resp
 	}
@@ -330,7 +333,7 @@ func invalidACL(req *mwzookeeper.Request, bad int) *mwzookeeper.Response {
 		switch {
 		case i == bad:
 			resp.Results[i].Err = mwzookeeper.ErrInvalidACL
-			resp.Err = fmt.Errorf("%w: create %q with an empty ACL list", mwzookeeper.ErrInvalidACL, op.Path)
+			resp.Err = fmt.Errorf("%w: create %q with %s", mwzookeeper.ErrInvalidACL, op.Path, why)
 		case i > bad:
 			resp.Results[i].Err = mwzookeeper.ErrRuntimeInconsistency
 		}

@@ -85,7 +85,10 @@ func nodeACL(c *applyCtx, o *mwzookeeper.Op) ([]mwzookeeper.ACL, error) {
 // the session for an ephemeral, 0 for a persistent node.
 func createdOwner(c *applyCtx, o *mwzookeeper.Op) int64 {
 	switch {
-	case o.Op == mwzookeeper.OpCreateContainer || o.Mode == mwzookeeper.Container:
+	case o.Op == mwzookeeper.OpCreateContainer:
+		// Only createContainer makes one, whatever its flags; a plain
+		// create with the container flag makes a persistent node, as
+		// ZooKeeper 3.8's CreateTxn does.
 		return mwzookeeper.ContainerOwner
 	case o.Mode.IsTTL():
 		return mwzookeeper.TTLOwner(o.TTL)

@@ -68,8 +68,12 @@ func opTable(s int64) []step {
 		{"relative path", req{Op: create1, Path: "a"}, mwzookeeper.ErrBadArguments, nil},
 		{"dot segment", req{Op: create1, Path: "/a/."}, mwzookeeper.ErrBadArguments, nil},
 		{"too much data", req{Op: create1, Path: "/big", Data: big}, mwzookeeper.ErrBadArguments, nil},
-		{"container", req{Op: create1, Path: "/c", Mode: mwzookeeper.Container}, nil, nil},
-		{"container owner", req{Op: exists, Path: "/c"}, nil, stat(func(st mwzookeeper.MWStat) bool {
+		{"container flag on create", req{Op: create1, Path: "/c", Mode: mwzookeeper.Container}, nil, nil},
+		{"a persistent node", req{Op: exists, Path: "/c"}, nil, stat(func(st mwzookeeper.MWStat) bool {
+			return st.EphemeralOwner == 0
+		}, "owner 0, as ZooKeeper's CreateTxn")},
+		{"createContainer", req{Op: mwzookeeper.OpCreateContainer, Path: "/c2"}, nil, nil},
+		{"container owner", req{Op: exists, Path: "/c2"}, nil, stat(func(st mwzookeeper.MWStat) bool {
 			return st.EphemeralOwner == mwzookeeper.ContainerOwner
 		}, "owner = the container mark")},
 		{"ttl off", req{Op: create1, Path: "/t", Mode: mwzookeeper.PersistentTTL, TTL: 1000}, mwzookeeper.ErrUnimplemented, nil},
