@@ -81,16 +81,16 @@ func nodeACL(c *applyCtx, o *mwzookeeper.Op) ([]mwzookeeper.ACL, error) {
 	return mwzookeeper.FixupACL(o.Path, o.ACL, c.auth)
 }
 
-// createdOwner is a new node's EphemeralOwner: the container or TTL mark,
-// the session for an ephemeral, 0 for a persistent node.
-func createdOwner(c *applyCtx, o *mwzookeeper.Op) int64 {
+// extendedOwner is the EphemeralOwner mark of a new container or TTL
+// node, 0 for every other node: createContainer makes a container
+// whatever its flags, a TTL mode a TTL node, and a plain create with the
+// container flag a persistent node, as ZooKeeper 3.8's CreateTxn does.
+func extendedOwner(o *mwzookeeper.Op) int64 {
 	switch {
-	case o.Op == mwzookeeper.OpCreateContainer || o.Mode == mwzookeeper.Container:
+	case o.Op == mwzookeeper.OpCreateContainer:
 		return mwzookeeper.ContainerOwner
 	case o.Mode.IsTTL():
 		return mwzookeeper.TTLOwner(o.TTL)
-	case o.Mode.IsEphemeral():
-		return c.session
 	}
 	return 0
 }

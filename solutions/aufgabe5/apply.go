@@ -171,8 +171,11 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 		return "", none, fmt.Errorf("%w: parent %q of %q", mwzookeeper.ErrNoChildrenForEphemerals, parentPath, path)
 	}
 	n := &znode{data: bytes.Clone(o.Data), acl: acl}
-	n.stat = mwzookeeper.MWStat{Czxid: c.zxid, Mzxid: c.zxid, Pzxid: c.zxid, Ctime: c.ts, Mtime: c.ts,
-		EphemeralOwner: createdOwner(c, o)}
+	n.stat = mwzookeeper.MWStat{Czxid: c.zxid, Mzxid: c.zxid, Pzxid: c.zxid, Ctime: c.ts, Mtime: c.ts}
+	n.stat.EphemeralOwner = extendedOwner(o) // containers and TTL nodes (beyond the sheet); 0 for the others
+	if n.stat.EphemeralOwner == 0 && o.Mode.IsEphemeral() {
+		n.stat.EphemeralOwner = c.session
+	}
 	c.undo = append(c.undo, change{kind: created, path: path, parentStat: parent.stat})
 	s.tree.link(path, n)
 	parent.stat.Cversion++
