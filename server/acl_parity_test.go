@@ -94,13 +94,14 @@ func parityScript(t *testing.T, addrs []string) []string {
 	if err := su.AddAuth("digest", []byte("super:test")); err != nil {
 		t.Fatal(err)
 	}
-	aclSteps(s, anon, alice, su)
+	aclSteps(s, anon, alice)
+	setACLSteps(s, anon, alice, su)
 	ipSteps(s, anon)
 	extendedSteps(s, anon, alice)
 	return s.out
 }
 
-func aclSteps(s *scripter, anon, alice, su *zk.Conn) {
+func aclSteps(s *scripter, anon, alice *zk.Conn) {
 	mine := zk.DigestACL(zk.PermAll, "alice", "secret")
 	_, err := anon.Create("/p", []byte("d"), 0, mine)
 	s.note("create /p for alice", err)
@@ -135,12 +136,16 @@ func aclSteps(s *scripter, anon, alice, su *zk.Conn) {
 	_, err = anon.Multi(&zk.CreateRequest{Path: "/m1", Acl: zk.WorldACL(zk.PermAll)}, &zk.CreateRequest{Path: "/m2",
 		Acl: []zk.ACL{{Perms: zk.PermAll, Scheme: "sasl", ID: "bob"}}})
 	s.note("multi with sasl:bob without SASL", err)
-	_, err = alice.SetACL("/p", zk.WorldACL(zk.PermRead), 7)
+}
+
+func setACLSteps(s *scripter, anon, alice, su *zk.Conn) {
+	mine := zk.DigestACL(zk.PermAll, "alice", "secret")
+	_, err := alice.SetACL("/p", zk.WorldACL(zk.PermRead), 7)
 	s.note("setACL bad version", err)
 	both := append(zk.WorldACL(zk.PermRead), mine...)
-	st, err = alice.SetACL("/p", both, 0)
+	st, err := alice.SetACL("/p", both, 0)
 	s.note("setACL", err, st != nil && st.Aversion == 1 && st.Version == 0)
-	acl, _, err = anon.GetACL("/p")
+	acl, _, err := anon.GetACL("/p")
 	s.note("anon getACL, read only", err, aclText(acl))
 	_, err = anon.Set("/p", nil, -1)
 	s.note("anon set /p", err)

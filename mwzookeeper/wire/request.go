@@ -54,7 +54,7 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 	case mw.OpExists, mw.OpGetData, mw.OpGetChildren, mw.OpGetChildren2:
 		req.Path = d.ustring("path")
 		req.Watch = d.bool("watch")
-	case mw.OpGetACL:
+	case mw.OpGetACL, mw.OpSync, mw.OpGetAllChildrenNumber: // {path}
 		req.Path = d.ustring("path")
 	case mw.OpSetACL: // SetACLRequest{path, acl, version}
 		req.Path = d.ustring("path")
@@ -64,31 +64,14 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 		req.Path = d.ustring("path")
 		req.Data = d.buffer("data")
 		req.Version = d.int32("version")
-	case mw.OpSync:
-		req.Path = d.ustring("path")
 	case mw.OpGetEphemerals: // GetEphemeralsRequest{prefixPath}
 		req.Path = d.ustring("prefixPath")
-	case mw.OpGetAllChildrenNumber: // GetAllChildrenNumberRequest{path}
-		req.Path = d.ustring("path")
 	case mw.OpMulti:
 		req.Ops, empty = decodeMulti(&d)
 	case mw.OpMultiRead:
 		req.Ops = decodeMultiRead(&d)
-	case mw.OpSetWatches, mw.OpSetWatches2:
-		req.RelZxid = d.int64("relativeZxid")
-		req.DataWatches = d.strings("dataWatches")
-		req.ExistWatches = d.strings("existWatches")
-		req.ChildWatches = d.strings("childWatches")
-		if h.Op == mw.OpSetWatches2 {
-			req.PersistentWatches = d.strings("persistentWatches")
-			req.RecursiveWatches = d.strings("persistentRecursiveWatches")
-		}
-	case mw.OpAddWatch: // AddWatchRequest{path, mode}
-		req.Path = d.ustring("path")
-		req.WatchMode = mw.WatchMode(d.int32("mode"))
-	case mw.OpRemoveWatches, mw.OpCheckWatches: // RemoveWatchesRequest, CheckWatchesRequest{path, type}
-		req.Path = d.ustring("path")
-		req.WatcherType = mw.WatcherType(d.int32("type"))
+	case mw.OpSetWatches, mw.OpSetWatches2, mw.OpAddWatch, mw.OpRemoveWatches, mw.OpCheckWatches:
+		decodeWatches(&d, h.Op, req)
 	case mw.OpAuth:
 		return h, nil // the caller decodes the AuthPacket with DecodeAuth
 	case mw.OpSASL: // GetSASLRequest{token}: the server answers it itself
@@ -107,6 +90,29 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 		return h, empty
 	}
 	return h, nil
+}
+
+// decodeWatches reads the requests about watches: SetWatches(2) after a
+// reconnect, AddWatchRequest{path, mode}, and RemoveWatchesRequest and
+// CheckWatchesRequest{path, type}.
+func decodeWatches(d *decoder, op mw.OpCode, req *mw.Request) {
+	switch op {
+	case mw.OpSetWatches, mw.OpSetWatches2:
+		req.RelZxid = d.int64("relativeZxid")
+		req.DataWatches = d.strings("dataWatches")
+		req.ExistWatches = d.strings("existWatches")
+		req.ChildWatches = d.strings("childWatches")
+		if op == mw.OpSetWatches2 {
+			req.PersistentWatches = d.strings("persistentWatches")
+			req.RecursiveWatches = d.strings("persistentRecursiveWatches")
+		}
+	case mw.OpAddWatch:
+		req.Path = d.ustring("path")
+		req.WatchMode = mw.WatchMode(d.int32("mode"))
+	default:
+		req.Path = d.ustring("path")
+		req.WatcherType = mw.WatcherType(d.int32("type"))
+	}
 }
 
 // decodeCreate reads a CreateRequest, or a CreateTTLRequest (one more
