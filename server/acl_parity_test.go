@@ -41,18 +41,7 @@ func TestACLsTTLAndContainersAsZooKeeper(t *testing.T) {
 	ours := startEnsembleWith(t, 3, aufgabe5.New, parityKeys)
 	got := parityScript(t, ours.addrs)
 	t.Logf("%d steps compared", len(want))
-	for i := range max(len(want), len(got)) {
-		var w, g string
-		if i < len(want) {
-			w = want[i]
-		}
-		if i < len(got) {
-			g = got[i]
-		}
-		if w != g {
-			t.Errorf("step %d:\n\tZooKeeper: %s\n\tours:      %s", i, w, g)
-		}
-	}
+	sameLines(t, want, got)
 }
 
 // scripter runs the script's steps and writes down what each gave.

@@ -112,18 +112,7 @@ func beyondRawScript(t *testing.T, addr string) []string {
 func TestBeyondTheSheetAsZooKeeperRaw(t *testing.T) {
 	want := beyondRawScript(t, realzk.StartT(t))
 	got := beyondRawScript(t, startA5(t, "").Addr().String())
-	for i := range max(len(want), len(got)) {
-		var w, g string
-		if i < len(want) {
-			w = want[i]
-		}
-		if i < len(got) {
-			g = got[i]
-		}
-		if w != g {
-			t.Errorf("ZooKeeper: %s\n\t\tours:      %s", w, g)
-		}
-	}
+	sameLines(t, want, got)
 }
 
 // createRaw sends create path (persistent, world:anyone) and returns the

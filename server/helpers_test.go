@@ -127,3 +127,21 @@ func zabLogLevel() string {
 	}
 	return "WARN"
 }
+
+// sameLines fails t for every line where ours (got) differs from what
+// Apache ZooKeeper gave (want) for the same script.
+func sameLines(t *testing.T, want, got []string) {
+	t.Helper()
+	for i := range max(len(want), len(got)) {
+		var w, g string
+		if i < len(want) {
+			w = want[i]
+		}
+		if i < len(got) {
+			g = got[i]
+		}
+		if w != g {
+			t.Errorf("line %d:\n\tZooKeeper: %s\n\tours:      %s", i+1, w, g)
+		}
+	}
+}

@@ -175,18 +175,7 @@ func setWatches2Script(t *testing.T, addr string) []string {
 func TestPersistentWatchesAsZooKeeper(t *testing.T) {
 	want := persistentWatchScript(t, realzk.StartT(t))
 	got := persistentWatchScript(t, startA5(t, "").Addr().String())
-	for i := 0; i < max(len(want), len(got)); i++ {
-		var a, b string
-		if i < len(want) {
-			a = want[i]
-		}
-		if i < len(got) {
-			b = got[i]
-		}
-		if a != b {
-			t.Errorf("line %d: ZooKeeper 3.8 %q, ours %q", i+1, a, b)
-		}
-	}
+	sameLines(t, want, got)
 	if t.Failed() || testing.Verbose() {
 		t.Logf("ZooKeeper 3.8:\n%s", strings.Join(want, "\n"))
 	}

@@ -34,15 +34,9 @@ func TestRestartedReplicaKeepsACLsTTLsAndContainers(t *testing.T) {
 	if err := e.Stop(f); err != nil {
 		t.Fatal(err)
 	}
-	// Rounds, each waited for, push f behind the leader's log, as in
-	// TestRestartedReplicaComesBackThroughSetState: it restores a snapshot.
-	for round := 0; round < 5; round++ {
-		var last <-chan *resp
-		for k := round * 2 * snapCount; k < (round+1)*2*snapCount; k++ {
-			last = e.DoAsync(l, &req{Op: mwzookeeper.OpCreate, Session: s, Path: "/ctr/n" + strconv.Itoa(k), Auth: auth})
-		}
-		mustOK(t, "last write of a round", <-last)
-	}
+	pushPastSnapshots(t, e, l, snapCount, func(k int) *req {
+		return &req{Op: mwzookeeper.OpCreate, Session: s, Path: "/ctr/n" + strconv.Itoa(k), Auth: auth}
+	})
 	if err := e.Restart(f); err != nil {
 		t.Fatal(err)
 	}

@@ -22,16 +22,9 @@ func TestRestartedReplicaComesBackThroughSetState(t *testing.T) {
 	if err := e.Stop(f); err != nil {
 		t.Fatal(err)
 	}
-	// Rounds, each waited for: Zab snapshots at most once per batch of
-	// deliveries and keeps the log back to the previous snapshot, so only
-	// a few rounds push the stopped replica behind the leader's log.
-	for round := 0; round < 5; round++ {
-		var last <-chan *resp
-		for k := round * 2 * snapCount; k < (round+1)*2*snapCount; k++ {
-			last = e.DoAsync(l, &req{Op: mwzookeeper.OpCreate, Session: s, Path: fmt.Sprintf("/r/%d", k), Data: []byte("x")})
-		}
-		mustOK(t, "last write of a round", <-last)
-	}
+	pushPastSnapshots(t, e, l, snapCount, func(k int) *req {
+		return &req{Op: mwzookeeper.OpCreate, Session: s, Path: fmt.Sprintf("/r/%d", k), Data: []byte("x")}
+	})
 	if err := e.Restart(f); err != nil {
 		t.Fatal(err)
 	}
@@ -43,5 +36,21 @@ func TestRestartedReplicaComesBackThroughSetState(t *testing.T) {
 	r := mustOK(t, "read on the restarted replica", e.Do(t, f, &req{Op: mwzookeeper.OpGetChildren, Session: s, Path: "/r"}))
 	if len(r.Children) != 10*snapCount {
 		t.Fatalf("restarted replica has %d children of /r, want %d", len(r.Children), 10*snapCount)
+	}
+}
+
+// pushPastSnapshots sends 10*snapCount writes (write(k) for each k) to
+// replica l in rounds, each waited for: Zab snapshots at most once per
+// batch of deliveries and keeps the log back to the previous snapshot, so
+// only a few rounds push a stopped replica behind the leader's log, and it
+// comes back through SetState.
+func pushPastSnapshots(t *testing.T, e *svctest.Ensemble, l, snapCount int, write func(k int) *req) {
+	t.Helper()
+	for round := 0; round < 5; round++ {
+		var last <-chan *resp
+		for k := round * 2 * snapCount; k < (round+1)*2*snapCount; k++ {
+			last = e.DoAsync(l, write(k))
+		}
+		mustOK(t, "last write of a round", <-last)
 	}
 }
