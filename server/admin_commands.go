@@ -28,7 +28,7 @@ func adminCommands() []adminCommand {
 		{[]string{"watches_by_path", "wchp"}, (*Server).adminWatchesByPath},
 		{[]string{"leader", "lead"}, (*Server).adminLeader},
 		{[]string{"voting_view"}, (*Server).adminVotingView},
-		{[]string{"is_read_only", "isro"}, func(*Server) map[string]any { return map[string]any{"read_only": false} }},
+		{[]string{"is_read_only", "isro"}, func(s *Server) map[string]any { return map[string]any{"read_only": s.isReadOnly()} }},
 		{[]string{"last_snapshot", "lsnp"}, (*Server).adminLastSnapshot},
 		{[]string{"initial_configuration", "icfg"}, (*Server).adminInitialConfig},
 		{[]string{"stat_reset", "srst"}, func(s *Server) map[string]any { s.stats.reset(); return map[string]any{} }},

@@ -94,6 +94,9 @@ func TestReadOnlyMode(t *testing.T) {
 	if !modeLine(fourLetter(t, addr, "srvr"), "read-only") {
 		t.Errorf("srvr in read-only mode:\n%s", fourLetter(t, addr, "srvr"))
 	}
+	if got := adminReadOnly(e.srv[0]); got != true {
+		t.Errorf("admin is_read_only in read-only mode = %v, want true (isro says ro)", got)
+	}
 	ro := dialRaw(t, addr)
 	to, id, pw, readOnly := ro.connectReadOnly(0, nil, 10000, true)
 	if !readOnly || id == 0 || to != 10000 || len(pw) != 16 {
@@ -170,4 +173,14 @@ func pingUntilClosed(r *raw, d time.Duration) error {
 // modeLine says whether srvr's answer names mode.
 func modeLine(srvr, mode string) bool {
 	return slices.Contains(strings.Split(srvr, "\n"), "Mode: "+mode)
+}
+
+// adminReadOnly is what the admin API's is_read_only answers.
+func adminReadOnly(s *Server) any {
+	for _, c := range adminCommands() {
+		if c.names[0] == "is_read_only" {
+			return c.answer(s)["read_only"]
+		}
+	}
+	return nil
 }

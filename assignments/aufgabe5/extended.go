@@ -32,7 +32,7 @@ func readExtension(p *properties.Properties) (extension, error) {
 		return e, err
 	}
 	if e.sweepEvery <= 0 {
-		return e, p.Errorf(mwzookeeper.KeyContainerInterval, errBadKey, "must be more than 0 ms")
+		return e, p.Errorf(mwzookeeper.KeyContainerInterval, errBadKey, "want a whole number of milliseconds > 0, got 0")
 	}
 	return e, nil
 }
