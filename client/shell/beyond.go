@@ -195,11 +195,34 @@ func (s *Shell) cmdAddWatch(c *call) error {
 			return usageError(commands["addWatch"].usage)
 		}
 	}
-	return s.zk.AddWatch(c.args[0], mode, func(ev client.Event) {
+	path := c.args[0]
+	s.mu.Lock()
+	again := s.persistent[path]
+	if s.persistent == nil {
+		s.persistent = map[string]bool{}
+	}
+	s.persistent[path] = true
+	s.mu.Unlock()
+	if again { // the server takes the new mode; the printer of the first still prints
+		return s.zk.AddWatch(path, mode, func(client.Event) {})
+	}
+	forget := func() {
+		s.mu.Lock()
+		delete(s.persistent, path)
+		s.mu.Unlock()
+	}
+	err := s.zk.AddWatch(path, mode, func(ev client.Event) {
+		if ev.Err != nil || ev.Type == client.EventPersistentWatchRemoved {
+			forget()
+		}
 		if ev.Err == nil {
 			s.watcher("SyncConnected", eventName(ev.Type), ev.Path)
 		}
 	})
+	if err != nil {
+		forget()
+	}
+	return err
 }
 
 func (s *Shell) cmdRemoveWatches(c *call) error {

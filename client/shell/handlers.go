@@ -27,7 +27,7 @@ func (s *Shell) cmdGet(c *call) error {
 		var ch = (<-chan client.Event)(nil)
 		data, ch, err = s.zk.GetDataW(c.args[0], &st)
 		if err == nil {
-			s.watch(ch)
+			s.watch("data "+c.args[0], ch)
 		}
 	} else {
 		data, err = s.zk.GetData(c.args[0], &st)
@@ -64,7 +64,7 @@ func (s *Shell) cmdStat(c *call) error {
 		if err != nil {
 			return err
 		}
-		s.watch(ch)
+		s.watch("data "+path, ch) // exists leaves a data watch, as getData
 		if !ok {
 			return fmt.Errorf("stat %s: %w", path, mwzookeeper.ErrNoNode)
 		}
@@ -94,7 +94,7 @@ func (s *Shell) cmdLs(c *call) error {
 		var ch = (<-chan client.Event)(nil)
 		children, st, ch, err = s.zk.GetChildrenW(path)
 		if err == nil {
-			s.watch(ch)
+			s.watch("child "+path, ch)
 		}
 	} else {
 		children, st, err = s.zk.GetChildrenStat(path)

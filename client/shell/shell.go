@@ -40,9 +40,15 @@ type Shell struct {
 
 	mu           sync.Mutex // orders all output: watch goroutines print too
 	printWatches bool       // guarded by mu
-	servers      string
-	zk           *client.MWZooKeeper
-	count        int
+	// armed are the one-shot watches ("data /a", "child /a") and
+	// persistent are the paths of persistent watches that print, guarded
+	// by mu: zkCli's one default watcher prints an event once however
+	// often it was left, and so does this shell.
+	armed      map[string]bool
+	persistent map[string]bool
+	servers    string
+	zk         *client.MWZooKeeper
+	count      int
 }
 
 // New returns a shell for the servers in servers ("host:port,host:port").
@@ -182,12 +188,25 @@ func (s *Shell) watcher(state, typ, path string) {
 	}
 }
 
-// watch prints the event ch delivers, once, when it comes. The goroutine
-// ends with the event or with the session (the handle ends every watch on
-// Close).
-func (s *Shell) watch(ch <-chan client.Event) {
+// watch prints the event ch delivers, once, when it comes, unless a
+// watch of the same kind on the same path (key) already waits to print
+// it. The goroutine ends with the event or with the session (the handle
+// ends every watch on Close).
+func (s *Shell) watch(key string, ch <-chan client.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.armed[key] {
+		return
+	}
+	if s.armed == nil {
+		s.armed = map[string]bool{}
+	}
+	s.armed[key] = true
 	go func() {
 		ev, ok := <-ch
+		s.mu.Lock()
+		delete(s.armed, key)
+		s.mu.Unlock()
 		if ok && ev.Err == nil {
 			s.watcher("SyncConnected", eventName(ev.Type), ev.Path)
 		}

@@ -222,3 +222,40 @@ func TestRun(t *testing.T) {
 		t.Fatalf("script output:\n%s", out)
 	}
 }
+
+// TestRepeatedWatchesPrintOnce: a watch left twice (get -w twice, then
+// stat -w: all data watches; addWatch twice) prints its event once, as
+// zkCli's one default watcher does.
+func TestRepeatedWatchesPrintOnce(t *testing.T) {
+	sh, out, _ := newShell(t, false)
+	r := zktest.Root(t)
+	other, err := client.Connect(zktest.Shared(t).Addrs, 4*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	for _, cmd := range []string{"create " + r, "create " + r + "/b", "create " + r + "/d", "get -w " + r + "/b",
+		"get -w " + r + "/b", "stat -w " + r + "/b", "addWatch -m PERSISTENT " + r + "/d", "addWatch -m PERSISTENT " + r + "/d"} {
+		if _, err := sh.Exec(cmd); err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+	}
+	for _, p := range []string{r + "/b", r + "/d"} {
+		if _, err := other.SetData(p, []byte("changed"), -1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := sh.Exec("stat -w " + r + "/last"); err == nil {
+		t.Fatal("stat of a missing node succeeded")
+	}
+	if _, err := other.Create(r+"/last", nil, false); err != nil {
+		t.Fatal(err)
+	}
+	last := "type:NodeCreated path:" + r + "/last\n"
+	wait.For(t, "the last event", 10*time.Second, func() bool { return strings.Contains(out.String(), last) })
+	for _, p := range []string{r + "/b", r + "/d"} {
+		if n := strings.Count(out.String(), "type:NodeDataChanged path:"+p+"\n"); n != 1 {
+			t.Errorf("NodeDataChanged of %s printed %d times, want once:\n%s", p, n, out)
+		}
+	}
+}
