@@ -10,6 +10,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"zablab/internal/realzk"
+	mw "zablab/mwzookeeper"
 	"zablab/solutions/aufgabe5"
 )
 
@@ -233,4 +234,20 @@ func awaitGone(c *zk.Conn, path string) error {
 			return fmt.Errorf("%s still there after 10 s", path)
 		}
 	}
+}
+
+// TestSuperUserWhoAmIAsZooKeeper: whoAmI after the super user's addauth
+// lists what ZooKeeper 3.8 lists.
+func TestSuperUserWhoAmIAsZooKeeper(t *testing.T) {
+	script := func(addr string) []string {
+		r := dialAddr(t, addr)
+		r.connect(0, make([]byte, 16), 4000)
+		body := jstr(be32(be32(be32(nil, -4), int32(mw.OpAuth)), 0), "digest")
+		r.frame(jstr(body, "super:test"))
+		_, code := r.reply()
+		return []string{fmt.Sprintf("addauth digest super:test: code %d", code), "whoAmI: " + whoAmIRaw(r)}
+	}
+	want := script(realzk.StartTWith(t, "-Dzookeeper.DigestAuthenticationProvider.superDigest="+superDigest))
+	got := script(startA5(t, "zookeeper.DigestAuthenticationProvider.superDigest="+superDigest+"\n").Addr().String())
+	sameLines(t, want, got)
 }

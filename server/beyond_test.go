@@ -79,6 +79,20 @@ func beyondRawScript(t *testing.T, addr string) []string {
 		_, code := r.reply()
 		out = append(out, fmt.Sprintf("addauth digest %s: code %d", a, code))
 	}
+	out = append(out, "whoAmI: "+whoAmIRaw(r))
+	// A digest auth without a colon.
+	r2 := dialAddr(t, addr)
+	r2.connect(0, make([]byte, 16), 4000)
+	b := jstr(be32(be32(be32(nil, -4), int32(mw.OpAuth)), 0), "digest")
+	r2.frame(jstr(b, "bob"))
+	_, code := r2.reply()
+	out = append(out, fmt.Sprintf("addauth digest bob: code %d", code))
+	return out
+}
+
+// whoAmIRaw sends whoAmI and returns its identities as sorted
+// scheme:user pairs.
+func whoAmIRaw(r *raw) string {
 	r.frame(be32(be32(nil, 30), int32(mw.OpWhoAmI)))
 	body := r.readFrame()
 	n := binary.BigEndian.Uint32(body[16:]) // vector<ClientInfo{scheme, user}>
@@ -89,15 +103,7 @@ func beyondRawScript(t *testing.T, addr string) []string {
 		pairs = append(pairs, ids[i]+":"+ids[i+1])
 	}
 	slices.Sort(pairs)
-	out = append(out, "whoAmI: "+strings.Join(pairs, " "))
-	// A digest auth without a colon.
-	r2 := dialAddr(t, addr)
-	r2.connect(0, make([]byte, 16), 4000)
-	b := jstr(be32(be32(be32(nil, -4), int32(mw.OpAuth)), 0), "digest")
-	r2.frame(jstr(b, "bob"))
-	_, code := r2.reply()
-	out = append(out, fmt.Sprintf("addauth digest bob: code %d", code))
-	return out
+	return strings.Join(pairs, " ")
 }
 
 // TestBeyondTheSheetAsZooKeeperRaw: the calls of c918abe byte for byte as
