@@ -3,7 +3,7 @@ package shell
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 
 	"zablab/client"
 	"zablab/mwzookeeper"
@@ -109,27 +109,69 @@ func (s *Shell) cmdLs(c *call) error {
 	return nil
 }
 
-// lsRecursive prints path and every node under it, one path a line,
-// breadth first as zkCli's ls -R does.
+// lsRecursive prints path and every node under it, one path a line, as
+// zkCli's ls -R (ZKUtil.visitSubTreeDFS): a node's children, sorted, then
+// each child's subtree. A node deleted meanwhile is skipped; any other
+// error ends the listing where it is, naming the node.
 func (s *Shell) lsRecursive(c *call, root string) error {
-	queue := []string{root}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		fmt.Fprintln(c.w, p)
-		children, err := s.zk.GetChildren(p)
-		if errors.Is(err, mwzookeeper.ErrNoNode) && p != root {
-			continue // deleted meanwhile
+	children, err := s.zk.GetChildren(root)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.w, root)
+	return s.lsChildren(c, root, children)
+}
+
+func (s *Shell) lsChildren(c *call, p string, children []string) error {
+	slices.Sort(children)
+	for _, ch := range children {
+		fmt.Fprintln(c.w, mwzookeeper.Join(p, ch))
+	}
+	for _, ch := range children {
+		cp := mwzookeeper.Join(p, ch)
+		kids, err := s.zk.GetChildren(cp)
+		if errors.Is(err, mwzookeeper.ErrNoNode) {
+			continue
 		}
 		if err != nil {
-			return err
+			return &atPath{cp, err}
 		}
-		for _, ch := range children {
-			queue = append(queue, mwzookeeper.Join(p, ch))
+		if err := s.lsChildren(c, cp, kids); err != nil {
+			return err
 		}
 	}
 	return nil
 }
+
+// subtree lists root and every node below it, breadth first, as zkCli's
+// ZKUtil.listSubTreeBFS; a node deleted meanwhile is left out, and an
+// error names the node it is about (atPath).
+func (s *Shell) subtree(root string) ([]string, error) {
+	tree := []string{root}
+	for i := 0; i < len(tree); i++ {
+		children, err := s.zk.GetChildren(tree[i])
+		if errors.Is(err, mwzookeeper.ErrNoNode) && i > 0 {
+			continue
+		}
+		if err != nil {
+			return nil, &atPath{tree[i], err}
+		}
+		for _, ch := range children {
+			tree = append(tree, mwzookeeper.Join(tree[i], ch))
+		}
+	}
+	return tree, nil
+}
+
+// atPath is an error about another node than the command's argument:
+// zkCli names that node.
+type atPath struct {
+	path string
+	err  error
+}
+
+func (e *atPath) Error() string { return e.path + ": " + e.err.Error() }
+func (e *atPath) Unwrap() error { return e.err }
 
 func (s *Shell) cmdDelete(c *call) error {
 	v, err := c.version()
@@ -139,25 +181,21 @@ func (s *Shell) cmdDelete(c *call) error {
 	return s.zk.Delete(c.args[0], v)
 }
 
-// cmdDeleteAll deletes a subtree, children first. Nodes that vanish
-// meanwhile are fine; a node that gains a child meanwhile fails with
-// "Node not empty".
+// cmdDeleteAll deletes a subtree as zkCli's ZKUtil.deleteRecursive: the
+// whole subtree listed first, then deleted deepest first. Nodes that
+// vanish meanwhile are fine; a node that gains a child meanwhile fails
+// with "Node not empty".
 func (s *Shell) cmdDeleteAll(c *call) error {
-	return s.deleteAll(c.args[0])
-}
-
-func (s *Shell) deleteAll(path string) error {
-	children, err := s.zk.GetChildren(path)
+	tree, err := s.subtree(c.args[0])
 	if err != nil {
 		return err
 	}
-	sort.Strings(children)
-	for _, ch := range children {
-		if err := s.deleteAll(mwzookeeper.Join(path, ch)); err != nil && !errors.Is(err, mwzookeeper.ErrNoNode) {
-			return err
+	for i := len(tree) - 1; i >= 0; i-- {
+		if err := s.zk.Delete(tree[i], -1); err != nil && !errors.Is(err, mwzookeeper.ErrNoNode) {
+			return &atPath{tree[i], err}
 		}
 	}
-	return s.zk.Delete(path, -1)
+	return nil
 }
 
 func (s *Shell) cmdSync(c *call) error {

@@ -151,6 +151,10 @@ func (s *Shell) Exec(line string) (quit bool, err error) {
 	quit, path, err := s.dispatch(&out, args)
 	s.write(s.opts.Out, out.String())
 	if err != nil {
+		var at *atPath
+		if errors.As(err, &at) {
+			path = at.path
+		}
 		s.write(s.opts.Err, message(err, path)+"\n")
 		s.lostHint(err)
 	}

@@ -2,7 +2,6 @@ package shell_test
 
 import (
 	"bytes"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,14 +14,12 @@ import (
 	"zablab/mwzookeeper"
 )
 
-// aclTarget is the server the ACL comparisons run on: Debian's ZooKeeper
-// 3.8, since our service does not check ACLs yet; ZABLAB_SHELL_ACL_TARGET=ours
-// runs them on the package's server (zktest.Shared) once it does.
-func aclTarget(t *testing.T) string {
-	if os.Getenv("ZABLAB_SHELL_ACL_TARGET") == "ours" {
-		return zktest.Shared(t).Addrs[0]
-	}
-	return realzk.StartT(t)
+// onBoth runs compare on Debian's ZooKeeper 3.8 and on the package's
+// server (zktest.Shared, the reference, which checks ACLs as ZooKeeper):
+// zkCli and our shell must print the same on each.
+func onBoth(t *testing.T, compare func(t *testing.T, addr string)) {
+	t.Run("zookeeper", func(t *testing.T) { compare(t, realzk.StartT(t)) })
+	t.Run("ours", func(t *testing.T) { compare(t, zktest.Shared(t).Addrs[0]) })
 }
 
 // sameAsZkCli feeds script (ROOT standing for a root of its own) to zkCli
@@ -77,7 +74,11 @@ func TestACLCommandsLikeZkCli(t *testing.T) {
 		t.Skip("starts JVMs")
 	}
 	hash := mwzookeeper.DigestOf("ada:secret")
-	sameAsZkCli(t, aclTarget(t), strings.ReplaceAll(`create ROOT ""
+	onBoth(t, func(t *testing.T, addr string) { aclScript(t, addr, hash) })
+}
+
+func aclScript(t *testing.T, addr, hash string) {
+	sameAsZkCli(t, addr, strings.ReplaceAll(`create ROOT ""
 create ROOT/a one
 getAcl ROOT/a
 getAcl -s ROOT/a
@@ -119,7 +120,35 @@ func TestModesAndBeyondLikeZkCli(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts JVMs")
 	}
-	sameAsZkCli(t, aclTarget(t), `create ROOT ""
+	onBoth(t, modesScript)
+}
+
+// TestSubtreeCommandsLikeZkCli: ls -R and deleteall on a tree with a node
+// that cannot be listed: zkCli lists the whole subtree first, prints
+// nothing of it, and names that node.
+func TestSubtreeCommandsLikeZkCli(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts JVMs")
+	}
+	onBoth(t, func(t *testing.T, addr string) {
+		sameAsZkCli(t, addr, `create ROOT ""
+create ROOT/a a
+create ROOT/a/b b
+create ROOT/n n ip:10.0.0.0/8:r
+create ROOT/z z
+ls -R ROOT
+deleteall ROOT
+ls -R ROOT/a
+deleteall ROOT/a
+ls ROOT
+ls -R ROOT/nope
+deleteall ROOT/nope
+`)
+	})
+}
+
+func modesScript(t *testing.T, addr string) {
+	sameAsZkCli(t, addr, `create ROOT ""
 create -c ROOT/box
 create ROOT/box/x x
 create -t 10000 ROOT/ttl t
@@ -158,7 +187,7 @@ set ROOT/box/x three
 // answers, not zkCli's text.
 func TestSetAclRecursive(t *testing.T) {
 	out := &syncBuffer{}
-	sh := shell.New(aclTarget(t), shell.Options{Out: out, Err: out, ConnectTimeout: 20 * time.Second})
+	sh := shell.New(zktest.Shared(t).Addrs[0], shell.Options{Out: out, Err: out, ConnectTimeout: 20 * time.Second})
 	if err := sh.Connect(); err != nil {
 		t.Fatal(err)
 	}
