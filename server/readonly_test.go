@@ -153,11 +153,13 @@ func readOnlyReconnect(t *testing.T, old *raw, addr net.Addr, id int64, pw []byt
 	return again
 }
 
-// pingUntilClosed pings every 200 ms until the server closes r; an error
-// if a ping fails otherwise or d passes first.
+// pingUntilClosed pings every 200 ms, as a client's heartbeat, until the
+// server closes r; an error if a ping fails otherwise or d passes first.
 func pingUntilClosed(r *raw, d time.Duration) error {
 	r.nc.SetDeadline(time.Now().Add(d))
-	for {
+	beat := time.NewTicker(200 * time.Millisecond)
+	defer beat.Stop()
+	for ; ; <-beat.C {
 		r.request(wire.XidPing, mw.OpPing, "", false)
 		_, err := wire.ReadFrame(r.br, nil, wire.MaxFrame)
 		switch {
@@ -166,7 +168,6 @@ func pingUntilClosed(r *raw, d time.Duration) error {
 		case err != nil:
 			return err
 		}
-		time.Sleep(200 * time.Millisecond)
 	}
 }
 
