@@ -259,3 +259,63 @@ func TestRepeatedWatchesPrintOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedAddWatchTakesNewMode: addWatch -m PERSISTENT then
+// addWatch -m PERSISTENT_RECURSIVE on the same path leaves the server's
+// watch recursive (ZooKeeper's WatchManager replaces the mode), so
+// zkCli's default watcher prints a child's creation below the path. The
+// shell must print it too, once.
+func TestRepeatedAddWatchTakesNewMode(t *testing.T) {
+	sh, out, _ := newShell(t, false)
+	r := zktest.Root(t)
+	other, err := client.Connect(zktest.Shared(t).Addrs, 4*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	for _, cmd := range []string{"create " + r, "create " + r + "/d",
+		"addWatch -m PERSISTENT " + r + "/d", "addWatch -m PERSISTENT_RECURSIVE " + r + "/d"} {
+		if _, err := sh.Exec(cmd); err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+	}
+	if _, err := other.Create(r+"/d/x", nil, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.SetData(r+"/d", []byte("changed"), -1); err != nil {
+		t.Fatal(err)
+	}
+	wait.For(t, "the event on the path itself", 10*time.Second, func() bool {
+		return strings.Contains(out.String(), "type:NodeDataChanged path:"+r+"/d\n")
+	})
+	if n := strings.Count(out.String(), "type:NodeCreated path:"+r+"/d/x\n"); n != 1 {
+		t.Errorf("NodeCreated of %s/d/x printed %d times, want once (the watch is recursive now):\n%s", r, n, out)
+	}
+}
+
+// TestGetWAgainRightAfterItsEvent: a one-shot watch that fired must not
+// keep the next get -w of the same path from printing, however soon it
+// comes after the event.
+func TestGetWAgainRightAfterItsEvent(t *testing.T) {
+	sh, out, _ := newShell(t, false)
+	r := zktest.Root(t)
+	if _, err := sh.Exec("create " + r + " v"); err != nil {
+		t.Fatal(err)
+	}
+	const rounds = 1000
+	for i := 0; i < rounds; i++ {
+		for _, cmd := range []string{"get -w " + r, "set " + r + " v"} {
+			if _, err := sh.Exec(cmd); err != nil {
+				t.Fatalf("%s: %v", cmd, err)
+			}
+		}
+	}
+	ev := "type:NodeDataChanged path:" + r + "\n"
+	deadline := time.Now().Add(5 * time.Second)
+	for strings.Count(out.String(), ev) < rounds && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := strings.Count(out.String(), ev); n != rounds {
+		t.Errorf("%d rounds of get -w and set printed %d events, want %d", rounds, n, rounds)
+	}
+}
