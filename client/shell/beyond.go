@@ -196,31 +196,47 @@ func (s *Shell) cmdAddWatch(c *call) error {
 		}
 	}
 	path := c.args[0]
+	// Left again, the server's watch takes the new mode: the new
+	// registration prints from now on (it has that mode client-side too)
+	// and the older ones of the path fall silent.
 	s.mu.Lock()
-	again := s.persistent[path]
+	prev := s.persistent[path]
 	if s.persistent == nil {
-		s.persistent = map[string]bool{}
+		s.persistent = map[string]uint64{}
 	}
-	s.persistent[path] = true
+	s.persistGen++
+	gen := s.persistGen
+	s.persistent[path] = gen
 	s.mu.Unlock()
-	if again { // the server takes the new mode; the printer of the first still prints
-		return s.zk.AddWatch(path, mode, func(client.Event) {})
-	}
-	forget := func() {
+	current := func() bool {
 		s.mu.Lock()
-		delete(s.persistent, path)
+		defer s.mu.Unlock()
+		return s.persistent[path] == gen
+	}
+	forget := func(restore uint64) {
+		s.mu.Lock()
+		if s.persistent[path] == gen {
+			if restore != 0 {
+				s.persistent[path] = restore
+			} else {
+				delete(s.persistent, path)
+			}
+		}
 		s.mu.Unlock()
 	}
 	err := s.zk.AddWatch(path, mode, func(ev client.Event) {
+		if !current() {
+			return
+		}
 		if ev.Err != nil || ev.Type == client.EventPersistentWatchRemoved {
-			forget()
+			forget(0)
 		}
 		if ev.Err == nil {
 			s.watcher("SyncConnected", eventName(ev.Type), ev.Path)
 		}
 	})
 	if err != nil {
-		forget()
+		forget(prev) // the earlier watch, if any, still prints
 	}
 	return err
 }

@@ -45,7 +45,8 @@ type Shell struct {
 	// by mu: zkCli's one default watcher prints an event once however
 	// often it was left, and so does this shell.
 	armed      map[string]bool
-	persistent map[string]bool
+	persistent map[string]uint64 // path: the generation (persistGen) of the registration that prints
+	persistGen uint64
 	servers    string
 	zk         *client.MWZooKeeper
 	count      int
