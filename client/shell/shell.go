@@ -44,7 +44,7 @@ type Shell struct {
 	// persistent are the paths of persistent watches that print, guarded
 	// by mu: zkCli's one default watcher prints an event once however
 	// often it was left, and so does this shell.
-	armed      map[string]bool
+	armed      map[string]<-chan client.Event
 	persistent map[string]uint64 // path: the generation (persistGen) of the registration that prints
 	persistGen uint64
 	servers    string
@@ -188,29 +188,48 @@ func (s *Shell) onState(st client.State) {
 func (s *Shell) watcher(state, typ, path string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.printWatcher(state, typ, path)
+}
+
+// printWatcher is watcher with s.mu held.
+func (s *Shell) printWatcher(state, typ, path string) {
 	if s.printWatches {
 		fmt.Fprintf(s.opts.Out, "\nWATCHER::\n\nWatchedEvent state:%s type:%s path:%s\n", state, typ, path)
 	}
 }
 
 // watch prints the event ch delivers, once, when it comes, unless a
-// watch of the same kind on the same path (key) already waits to print
-// it. The goroutine ends with the event or with the session (the handle
-// ends every watch on Close).
+// watch of the same kind on the same path (key) still waits: the same
+// event fires both. The goroutine ends with the event or with the session
+// (the handle ends every watch on Close).
 func (s *Shell) watch(key string, ch <-chan client.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.armed[key] {
-		return
+	if old, ok := s.armed[key]; ok {
+		// The older watch may have fired already, its goroutine not yet
+		// run: then it is over, and ch waits for a later event. A closed
+		// channel says so without taking anything; one with its event
+		// still in it is taken here, and printed here (its goroutine then
+		// finds it closed and prints nothing).
+		select {
+		case ev, ok := <-old:
+			if ok && ev.Err == nil {
+				s.printWatcher("SyncConnected", eventName(ev.Type), ev.Path)
+			}
+		default:
+			return // still waiting
+		}
 	}
 	if s.armed == nil {
-		s.armed = map[string]bool{}
+		s.armed = map[string]<-chan client.Event{}
 	}
-	s.armed[key] = true
+	s.armed[key] = ch
 	go func() {
 		ev, ok := <-ch
 		s.mu.Lock()
-		delete(s.armed, key)
+		if s.armed[key] == ch {
+			delete(s.armed, key)
+		}
 		s.mu.Unlock()
 		if ok && ev.Err == nil {
 			s.watcher("SyncConnected", eventName(ev.Type), ev.Path)
