@@ -50,11 +50,27 @@ func sameAsZkCli(t *testing.T, addr, script string) {
 	defer sh.Close()
 	sh.Run(strings.NewReader(strings.ReplaceAll(script, "ROOT", ours)+"quit\n"), false)
 	clean := func(s, root string) string {
-		return sortLists(normalize(zkCliNoise.ReplaceAllString(strings.ReplaceAll(s, root, "R"), "")))
+		return eventsLast(sortLists(normalize(zkCliNoise.ReplaceAllString(strings.ReplaceAll(s, root, "R"), ""))))
 	}
 	if got, want := clean(out.String(), ours), clean(zkOut.String(), theirs); got != want {
 		t.Fatalf("mwzk-cli and zkCli differ on %s.\nmwzk-cli:\n%s\nzkCli:\n%s\n%s", addr, got, want, firstDiff(got, want))
 	}
+}
+
+// eventsLast moves the WatchedEvent lines, in their order, after the
+// others: both shells print an event when it comes, racing the output of
+// the command typed next, so only the order of the events among
+// themselves and of the other lines among themselves is compared.
+func eventsLast(s string) string {
+	var other, events []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "WatchedEvent ") {
+			events = append(events, l)
+		} else {
+			other = append(other, l)
+		}
+	}
+	return strings.Join(append(other, events...), "\n")
 }
 
 var bracketed = regexp.MustCompile(`(?m)^\[(.*)\]$`)

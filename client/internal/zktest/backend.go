@@ -43,7 +43,8 @@ func start(dir string, port int) (*Server, error) {
 func startOurs(dir string, port int) (*Server, error) {
 	file := filepath.Join(dir, "peer.properties")
 	conf := fmt.Sprintf("myid=1\ndataLogDir=log\ndataSnapDir=snap\ntickTime=100\n"+
-		"clientPort=%d\nminSessionTimeout=600\nmaxSessionTimeout=10000\n4lw.commands.whitelist=*\nlog.level=%s\n", port, logLevel())
+		"clientPort=%d\nminSessionTimeout=600\nmaxSessionTimeout=10000\n4lw.commands.whitelist=*\nlog.level=%s\n"+
+		"zookeeper.extendedTypesEnabled=true\n", port, logLevel()) // TTL nodes on, as internal/realzk's ZooKeeper
 	if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
 		return nil, fmt.Errorf("zktest: %w", err)
 	}
