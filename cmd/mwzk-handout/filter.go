@@ -25,6 +25,9 @@ var instructorOnly = []string{
 	"cmd/mwzk-bench/",
 	"mk/bench.mk",
 	"docs/performance.md",
+	// the client suites measure the reference against Apache ZooKeeper
+	"interop/suites/",
+	"mk/suites.mk",
 	// the developers' design and its history: they are about the reference
 	// and how the handout is made; the student's docs are the sheet,
 	// docs/zab.md, docs/operations.md and docs/pictures.md
