@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -65,13 +67,29 @@ func awaitStages(t *testing.T, role string, before stageCounts) {
 	}
 }
 
+// settled waits up to 10 s until every stage of role has been observed as
+// often as the others, so no write is half counted, and the total at least
+// atLeast times; it returns the counts.
+func settled(t *testing.T, role string, atLeast uint64) stageCounts {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c := readStages(t, role)
+		done := slices.Min(c.n[:]) == slices.Max(c.n[:]) && c.n[len(c.n)-1] >= atLeast
+		if done || time.Now().After(deadline) {
+			return c
+		}
+		runtime.Gosched()
+	}
+}
+
 // TestWriteStagesObserved: a write through a standalone server (its peer
 // leads) is observed in every stage, and the stages add up to the total:
 // each starts where the previous one ended.
 func TestWriteStagesObserved(t *testing.T) {
 	s := startA5(t, "")
 	c := zkClient(t, 3*time.Second, s.Addr().String())
-	before := readStages(t, "leader")
+	before := settled(t, "leader", 0) // the session's own write may still be being observed
 	const writes = 20
 	for i := 0; i < writes; i++ {
 		if _, err := c.Create(fmt.Sprintf("/stage%d", i), []byte("x"), 0, acl); err != nil {
@@ -79,8 +97,10 @@ func TestWriteStagesObserved(t *testing.T) {
 		}
 	}
 	awaitStages(t, "leader", before)
-	after := readStages(t, "leader")
+	// The total is observed once the reply is written, which may be just
+	// after the client read it.
 	total := len(StageNames) - 1
+	after := settled(t, "leader", before.n[total]+writes)
 	if got := after.n[total] - before.n[total]; got < writes {
 		t.Errorf("total observed %d times for %d writes", got, writes)
 	}
