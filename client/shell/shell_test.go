@@ -311,10 +311,9 @@ func TestGetWAgainRightAfterItsEvent(t *testing.T) {
 		}
 	}
 	ev := "type:NodeDataChanged path:" + r + "\n"
-	deadline := time.Now().Add(5 * time.Second)
-	for strings.Count(out.String(), ev) < rounds && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	wait.For(t, fmt.Sprintf("%d events printed", rounds), 5*time.Second, func() bool {
+		return strings.Count(out.String(), ev) >= rounds
+	})
 	if n := strings.Count(out.String(), ev); n != rounds {
 		t.Errorf("%d rounds of get -w and set printed %d events, want %d", rounds, n, rounds)
 	}

@@ -47,10 +47,15 @@ func (s *Service) refuseTTL(req *mwzookeeper.Request) error {
 	if s.ext.ttlAllowed {
 		return nil
 	}
-	ops := append([]mwzookeeper.Op{{Path: req.Path, Mode: req.Mode}}, req.Ops...)
-	for i := range ops {
-		if (i > 0 || req.Op.IsCreate()) && ops[i].Mode.IsTTL() {
-			return fmt.Errorf("%w: TTL node %q: %s is off", mwzookeeper.ErrUnimplemented, ops[i].Path, mwzookeeper.KeyExtendedTypes)
+	off := func(path string) error {
+		return fmt.Errorf("%w: TTL node %q: %s is off", mwzookeeper.ErrUnimplemented, path, mwzookeeper.KeyExtendedTypes)
+	}
+	if req.Op.IsCreate() && req.Mode.IsTTL() {
+		return off(req.Path)
+	}
+	for i := range req.Ops { // no copy: this runs for every write
+		if req.Ops[i].Op.IsCreate() && req.Ops[i].Mode.IsTTL() {
+			return off(req.Ops[i].Path)
 		}
 	}
 	return nil
