@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/netip"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -160,11 +161,15 @@ func validExpr(id ID) bool {
 	case "ip":
 		_, ok := parseIPExpr(id.ID)
 		return ok
-	case "sasl":
-		return id.ID != ""
+	case "sasl": // new KerberosName(id) throws only on a malformed name with an '@'
+		return !strings.Contains(id.ID, "@") || kerberosName.MatchString(id.ID)
 	}
 	return false
 }
+
+// kerberosName is ZooKeeper's KerberosName.nameParser, anchored as
+// Matcher.matches: service[/host]@realm.
+var kerberosName = regexp.MustCompile(`^([^/@]*)(/([^/@]*))?@([^/@]*)$`)
 
 // FixupACL turns the ACL a client asks for into the one a node gets, as
 // ZooKeeper's PrepRequestProcessor does: duplicates go, "world:anyone"
