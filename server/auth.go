@@ -87,28 +87,26 @@ func extendedMode(m mwzookeeper.CreateMode) bool {
 	return m == mwzookeeper.Container || m.IsTTL()
 }
 
-// saslACL is the index of the op of req (0 for a request that is not a
-// multi) that asks for an ACL of the sasl scheme, or -1. Without SASL
-// configured ZooKeeper has no sasl provider and refuses such an ACL as
-// InvalidACL; the server decides it, not the Service at apply, so that
-// replicas configured apart never disagree.
-func saslACL(req *mwzookeeper.Request) int {
-	if hasScheme(req.ACL, "sasl") {
-		return 0
-	}
-	for i := range req.Ops {
-		if hasScheme(req.Ops[i].ACL, "sasl") {
-			return i
-		}
-	}
-	return -1
-}
+// noSASL is the scheme a sasl ACL entry gets on a server without SASL
+// (sasl.users): ZooKeeper then has no sasl provider and refuses such an
+// entry as InvalidACL, in its turn among the request's checks. The server
+// decides it, and the Service's FixupACL, which knows no such scheme,
+// refuses it at apply in ZooKeeper's order; the replicated request
+// carries the renamed scheme, so replicas configured apart never disagree.
+const noSASL = "sasl(not configured)"
 
-func hasScheme(acl []mwzookeeper.ACL, scheme string) bool {
-	for _, a := range acl {
-		if a.ID.Scheme == scheme {
-			return true
+// withoutSASL renames the sasl entries of req's ACLs to noSASL; the ACL
+// slices are the request's own, decoded for it.
+func withoutSASL(req *mwzookeeper.Request) {
+	rename := func(acl []mwzookeeper.ACL) {
+		for i := range acl {
+			if acl[i].ID.Scheme == "sasl" {
+				acl[i].ID.Scheme = noSASL
+			}
 		}
 	}
-	return false
+	rename(req.ACL)
+	for i := range req.Ops {
+		rename(req.Ops[i].ACL)
+	}
 }

@@ -275,7 +275,7 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 		return c.sasl(s)
 	case errors.As(err, &emptyACL):
 		c.enqueue(s)
-		s.complete(invalidACL(&s.req, emptyACL.Op, "an empty ACL list"))
+		s.complete(invalidACL(&s.req, emptyACL.Op))
 	case errors.Is(err, wire.ErrUnknownOp):
 		c.enqueue(s)
 		s.completeErr(mwzookeeper.ErrUnimplemented)
@@ -284,9 +284,6 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 		c.putBack(s)
 		c.close("malformed request: " + err.Error())
 		return false
-	case c.srv.cfg.SASLUsers == nil && saslACL(&s.req) >= 0:
-		c.enqueue(s)
-		s.complete(invalidACL(&s.req, saslACL(&s.req), "a sasl ACL, and no SASL configured (sasl.users)"))
 	case !c.srv.beyond && beyondOnly(&s.req):
 		c.enqueue(s)
 		s.completeErr(fmt.Errorf("%w: %s %q: this Service does not do ZooKeeper's calls beyond the sheet",
@@ -302,6 +299,9 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 		s.completeErr(nil)
 	default:
 		s.req.Op, s.req.Session, s.req.Xid, s.req.Auth = h.Op, c.pingReq.Session, h.Xid, c.ids
+		if c.srv.cfg.SASLUsers == nil {
+			withoutSASL(&s.req)
+		}
 		if c.readOnly.Load() {
 			return c.dispatchReadOnly(s)
 		}
@@ -321,9 +321,9 @@ func noReply(*mwzookeeper.Response) {}
 // plain InvalidACL, or a failed multi whose op at index bad failed. The
 // Service never sees the request; the ops before bad report success,
 // although the Service might have failed one of them first.
-func invalidACL(req *mwzookeeper.Request, bad int, why string) *mwzookeeper.Response {
-	resp := &mwzookeeper.Response{Err: fmt.Errorf("%w: %s %q with %s",
-		mwzookeeper.ErrInvalidACL, req.Op, req.Path, why)}
+func invalidACL(req *mwzookeeper.Request, bad int) *mwzookeeper.Response {
+	resp := &mwzookeeper.Response{Err: fmt.Errorf("%w: %s %q with an empty ACL list",
+		mwzookeeper.ErrInvalidACL, req.Op, req.Path)}
 	if req.Op != mwzookeeper.OpMulti {
 		return resp
 	}
@@ -333,7 +333,7 @@ func invalidACL(req *mwzookeeper.Request, bad int, why string) *mwzookeeper.Resp
 		switch {
 		case i == bad:
 			resp.Results[i].Err = mwzookeeper.ErrInvalidACL
-			resp.Err = fmt.Errorf("%w: create %q with %s", mwzookeeper.ErrInvalidACL, op.Path, why)
+			resp.Err = fmt.Errorf("%w: create %q with an empty ACL list", mwzookeeper.ErrInvalidACL, op.Path)
 		case i > bad:
 			resp.Results[i].Err = mwzookeeper.ErrRuntimeInconsistency
 		}
