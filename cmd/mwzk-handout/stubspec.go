@@ -316,10 +316,11 @@ var stubBodies = map[string]string{
 	// reads.go
 	"Service.read": `
 	// TODO(A5.1): execute a read on the applied state, at once: exists,
-	// getData, getChildren(2) and getACL with readNode; ping answers
-	// nothing; anything else is ErrUnimplemented (optional, no points:
-	// multiRead, getEphemerals, getAllChildrenNumber, addWatch,
-	// removeWatches and checkWatches can go to the provided readBeyond).
+	// getData, getChildren(2) and getACL (its stat; a node without an ACL
+	// is open to anyone) with readNode; ping answers nothing; anything
+	// else is ErrUnimplemented (optional, no points: multiRead,
+	// getEphemerals and getAllChildrenNumber can go to the provided
+	// readBeyond).
 	// A session that does not
 	// exist gets ErrSessionExpired. The Response carries s.lastZxid.
 	// TODO(A5.6): setWatches re-registers a reconnecting client's watches
