@@ -119,9 +119,12 @@ func (n *node) Startup() error {
 	return nil
 }
 
+// openStore opens a peer's storage; a test wraps it to slow a part down.
+var openStore = storage.OpenFileStore
+
 // open restores state from disk and builds the core and the transport.
 func (n *node) open() error {
-	st, err := storage.OpenFileStore(n.cfg.DataLogDir, n.cfg.DataSnapDir)
+	st, err := openStore(n.cfg.DataLogDir, n.cfg.DataSnapDir)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrStorage, err)
 	}

@@ -19,11 +19,12 @@ import (
 // measurement). The queued callbacks run, in order, once the snapshot is
 // written.
 type snapshotter struct {
-	since  int          // deliveries since the newest snapshot
-	last   core.Entry   // the newest delivery
-	prev   core.Zxid    // the snapshot before the newest: log files up to it may go
-	saving bool         // GetState and the write run; the result comes on node.snapDone
-	queued []core.Event // callbacks held back while saving
+	since  int           // deliveries since the newest snapshot
+	last   core.Entry    // the newest delivery
+	prev   core.Zxid     // the snapshot before the newest: log files up to it may go
+	saving bool          // GetState and the write run; the result comes on node.snapDone
+	queued []core.Event  // callbacks held back while saving
+	tidied chan struct{} // closed when the files the last snapshot made unnecessary are gone
 }
 
 // savedSnap is the result of a background snapshot write.
@@ -61,21 +62,56 @@ func (s *snapshotter) restore(n *node, snap *core.Snapshot) error {
 // tried again SnapCount deliveries later: nothing is lost, the log just
 // stays longer.
 func (s *snapshotter) maybeTake(n *node) {
-	if s.saving || s.since < n.cfg.SnapCount || s.last.Zxid == 0 {
+	if s.saving || s.since < n.cfg.SnapCount || s.last.Zxid == 0 || s.tidying() {
 		return
 	}
 	s.since = 0
 	l := s.last
 	meta := core.SnapshotMeta{Zxid: l.Zxid, Timestamp: l.Timestamp, Proposer: l.Proposer, Incarnation: l.Incarnation, Seq: l.Seq}
+	prev := s.prev
+	if prev != 0 {
+		// Memory keeps the log back to the previous snapshot, which is
+		// durable: a follower behind it gets that snapshot. Memory goes
+		// first, so the core never asks the disk for what is removed next.
+		n.core.Compact(prev)
+	}
 	s.saving = true
+	tidied := make(chan struct{})
+	s.tidied = tidied
 	go func() {
+		defer close(tidied)
 		start := time.Now()
 		err := saveSnapshot(n, meta)
 		if took := time.Since(start); took > time.Duration(n.cfg.SyncLimit)*n.cfg.TickTime {
 			n.lg.WithField("took", took).Info("snapshot took longer than syncLimit; callbacks waited meanwhile")
 		}
-		n.snapDone <- savedSnap{meta: meta, err: err}
+		n.snapDone <- savedSnap{meta: meta, err: err} // buffered: the callbacks go on now
+		if err == nil && prev != 0 {
+			// After the callbacks are released and off the protocol
+			// goroutine: unlinking a 64 MiB log file took 30-130 ms, which
+			// stalled every write (docs/performance.md). Snapshots below
+			// prev go with the log files: without the log after them they
+			// are no fallback (a restore would have a gap).
+			if err := n.store.Compact(prev); err != nil {
+				n.lg.WithError(err).Warn("old snapshots or log files not removed")
+			}
+		}
 	}()
+}
+
+// tidying says whether the files of an older snapshot are still being
+// removed; the next snapshot waits for that.
+func (s *snapshotter) tidying() bool {
+	if s.tidied == nil {
+		return false
+	}
+	select {
+	case <-s.tidied:
+		s.tidied = nil
+		return false
+	default:
+		return true
+	}
 }
 
 // hold queues evs while a snapshot is written; false: run them now.
@@ -86,42 +122,38 @@ func (s *snapshotter) hold(evs []core.Event) bool {
 	return s.saving
 }
 
-// done finishes a background write: with the snapshot durable, the log
-// before the previous one may go. Then the held callbacks run.
+// done finishes a background write: the new snapshot is the one the next
+// compaction keeps the log back to. Then the held callbacks run.
 func (s *snapshotter) done(n *node, r savedSnap) error {
 	s.saving = false
 	if r.err != nil {
 		n.lg.WithError(r.err).Error("no snapshot taken")
 	} else {
-		s.compact(n, r.meta.Zxid)
+		s.prev = r.meta.Zxid
+		n.lg.WithField("zxid", r.meta.Zxid).Info("snapshot taken")
 	}
 	q := s.queued
 	s.queued = nil
 	return n.callbacks(q)
 }
 
-func (s *snapshotter) compact(n *node, newest core.Zxid) {
-	if s.prev != 0 {
-		// Memory and disk keep the log back to the previous snapshot, so a
-		// follower up to snapCount behind still gets a DIFF, not a SNAP.
-		n.core.Compact(s.prev)
-		// Snapshots below prev go with the log files: without the log
-		// after them they are no fallback (a restore would have a gap).
-		if err := n.store.Compact(s.prev); err != nil {
-			n.lg.WithError(err).Warn("old snapshots or log files not removed")
-		}
+// wait blocks until a snapshot being written is done and runs the held
+// callbacks, and until the files it made unnecessary are gone: an
+// installed snapshot removes files too.
+func (s *snapshotter) wait(n *node) error {
+	var err error
+	if s.saving {
+		err = s.done(n, <-n.snapDone)
 	}
-	s.prev = newest
-	n.lg.WithField("zxid", newest).Info("snapshot taken")
+	s.waitTidied()
+	return err
 }
 
-// wait blocks until a snapshot being written is done and runs the held
-// callbacks.
-func (s *snapshotter) wait(n *node) error {
-	if !s.saving {
-		return nil
+func (s *snapshotter) waitTidied() {
+	if s.tidied != nil {
+		<-s.tidied
+		s.tidied = nil
 	}
-	return s.done(n, <-n.snapDone)
 }
 
 // abandon waits for a snapshot being written and drops the held callbacks:
@@ -131,6 +163,7 @@ func (s *snapshotter) abandon(n *node) {
 		<-n.snapDone
 		s.saving, s.queued = false, nil
 	}
+	s.waitTidied() // the store closes next
 }
 
 // saveSnapshot streams GetState to the snapshot store when it can, so a

@@ -122,15 +122,16 @@ func printStages(w io.Writer, h stageHists) {
 		fmt.Fprintln(w, "  write stages on the leader: no write measured")
 		return
 	}
-	fmt.Fprintf(w, "  write stages on the leader (p50 / p99 ms), %.0f writes:\n", total[len(total)-1].count)
+	fmt.Fprintf(w, "  write stages on the leader (p50 / p99 / p999 ms), %.0f writes:\n", total[len(total)-1].count)
 	for _, st := range server.StageNames {
 		p50, ok := quantile(h[st], 0.5)
 		p99, _ := quantile(h[st], 0.99)
+		p999, _ := quantile(h[st], 0.999)
 		if !ok {
 			fmt.Fprintf(w, "    %-8s %8s\n", st, "-")
 			continue
 		}
-		fmt.Fprintf(w, "    %-8s %8.3f / %8.3f\n", st, p50*1e3, p99*1e3)
+		fmt.Fprintf(w, "    %-8s %8.3f / %8.3f / %8.3f\n", st, p50*1e3, p99*1e3, p999*1e3)
 	}
 }
 

@@ -63,11 +63,11 @@ func TestStageTableFromSample(t *testing.T) {
 	var out bytes.Buffer
 	printStages(&out, after.since(before))
 	for _, want := range []string{
-		"  write stages on the leader (p50 / p99 ms), 100 writes:\n",
-		// 100 fsyncs, all in (1 ms, 2 ms]: the median halfway, p99 near the top.
-		"    fsync       1.500 /    1.990\n",
+		"  write stages on the leader (p50 / p99 / p999 ms), 100 writes:\n",
+		// 100 fsyncs, all in (1 ms, 2 ms]: the median halfway, p99 and p999 near the top.
+		"    fsync       1.500 /    1.990 /    1.999\n",
 		// 50 totals in (2, 4] ms and 50 above 4 ms: p50 at 4, p99 the largest finite bound.
-		"    total       4.000 /    4.000\n",
+		"    total       4.000 /    4.000 /    4.000\n",
 		"    propose         -\n",
 	} {
 		if !strings.Contains(out.String(), want) {

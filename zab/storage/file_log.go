@@ -114,6 +114,9 @@ func OpenFileLog(dir string, opts FileLogOptions) (*FileLog, error) {
 	if err := makeDir(dir); err != nil {
 		return nil, err
 	}
+	if err := removeRetired(dir); err != nil {
+		return nil, err
+	}
 	zs, err := listZxidFiles(dir, logPrefix)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"zablab/zab/core"
 )
@@ -219,28 +220,44 @@ func (l *FileLog) cutAfter(seg segment, z core.Zxid) error {
 
 // RemoveBefore deletes the log files whose entries are all at or below z,
 // typically z is the newest snapshot's zxid. The file holding z itself and
-// the newest file stay, so Entries(z) is unchanged. The removal is durable
-// when RemoveBefore returns.
+// the newest file stay, so Entries(z) is unchanged. The files are out of
+// the log, durably, when RemoveBefore returns; their space is given back
+// gradually before it returns (file_release.go says why).
 func (l *FileLog) RemoveBefore(z core.Zxid) error {
+	gone, err := l.detachBefore(z)
+	if err != nil || len(gone) == 0 {
+		return err
+	}
+	// Outside the lock: appends and syncs go on meanwhile. The files are
+	// no longer in segs, so no reader opens them.
+	paths := make([]string, len(gone))
+	for i, seg := range gone {
+		paths[i] = seg.path
+	}
+	retired, err := retire(l.dir, paths)
+	if err != nil {
+		return err
+	}
+	for _, p := range retired {
+		if err := release(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// detachBefore takes the files wholly below z out of the log.
+func (l *FileLog) detachBefore(z core.Zxid) ([]segment, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if err := l.usable(); err != nil {
-		return err
+		return nil, err
 	}
 	n := 0
 	for n+1 < len(l.segs) && l.segs[n+1].first <= z {
 		n++
 	}
-	if n == 0 {
-		return nil
-	}
-	// Oldest first: a crash midway leaves a suffix that still holds
-	// everything above z.
-	for _, seg := range l.segs[:n] {
-		if err := os.Remove(seg.path); err != nil {
-			return fmt.Errorf("storage: remove log file: %w", err)
-		}
-	}
+	gone := slices.Clone(l.segs[:n])
 	l.segs = append(l.segs[:0], l.segs[n:]...)
-	return syncDir(l.dir)
+	return gone, nil
 }
