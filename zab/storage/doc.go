@@ -25,11 +25,12 @@
 // that fsync cheaper, and the reader stops at the zeros of the unused part.
 // A file that reaches FileLogOptions.MaxFileBytes is fsynced and closed, and
 // the next record starts a new one; RemoveBefore deletes files a snapshot
-// has made unnecessary. It first renames them to "removing.<name>" (durably:
-// from then on they are not part of the log), then gives their space back a
-// few MiB at a time before unlinking them, because freeing a whole 64 MiB
-// file at once stalls every fdatasync on a file system mounted with online
-// discard. Opening a log removes "removing." files a crash left.
+// has made unnecessary. It renames them to "removing.<name>" (durably: from
+// then on they are not part of the log) and returns; a goroutine of the log
+// then gives their space back a few MiB at a time before unlinking them,
+// because freeing a whole 64 MiB file at once stalls every fdatasync on a
+// file system mounted with online discard. Close deletes what is left at
+// once; opening a log removes "removing." files a crash left.
 //
 // # Crashes
 //

@@ -69,6 +69,9 @@ type FileLog struct {
 	dir  string
 	opts FileLogOptions
 
+	removing sync.Mutex // held through RemoveBefore
+	release  *releaser  // gives removed files' space back (file_release.go)
+
 	mu sync.Mutex
 	// segs are the log's files, ascending; every one holds at least one
 	// record, and all but the last are durable in full.
@@ -109,7 +112,8 @@ func (w *fileWriter) Write(p []byte) (int, error) {
 // and checks every record. Damage at the end of the newest file is what a
 // crash during a write leaves: it is cut off, and Repaired says what was
 // cut. Damage anywhere else is an error wrapping ErrCorrupt that names the
-// file and offset; the log is then left untouched.
+// file and offset; the log is then left untouched (only files a removal
+// had already taken out of it are deleted first).
 func OpenFileLog(dir string, opts FileLogOptions) (*FileLog, error) {
 	if err := makeDir(dir); err != nil {
 		return nil, err
@@ -121,7 +125,7 @@ func OpenFileLog(dir string, opts FileLogOptions) (*FileLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &FileLog{dir: dir, opts: opts.withDefaults()}
+	l := &FileLog{dir: dir, opts: opts.withDefaults(), release: newReleaser()}
 	var notes []string
 	for i, z := range zs {
 		seg := segment{first: z, path: filepath.Join(dir, zxidName(logPrefix, z))}
@@ -387,9 +391,13 @@ func readSegment(seg segment, limit int64, visit func(core.Entry)) error {
 	return err
 }
 
-// Close makes buffered entries durable and releases the file. Later calls
-// to any method but Close return ErrClosed.
+// Close makes buffered entries durable and releases the file. Files
+// RemoveBefore took out and not yet deleted are deleted now, without the
+// pauses. Later calls to any method but Close return ErrClosed.
 func (l *FileLog) Close() error {
+	l.removing.Lock() // a RemoveBefore under way finishes first
+	defer l.removing.Unlock()
+	rerr := l.release.stop()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
@@ -403,5 +411,5 @@ func (l *FileLog) Close() error {
 	if cerr := l.closeFile(); err == nil {
 		err = cerr
 	}
-	return err
+	return errors.Join(err, rerr)
 }

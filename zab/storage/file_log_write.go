@@ -222,28 +222,25 @@ func (l *FileLog) cutAfter(seg segment, z core.Zxid) error {
 // typically z is the newest snapshot's zxid. The file holding z itself and
 // the newest file stay, so Entries(z) is unchanged. The files are out of
 // the log, durably, when RemoveBefore returns; their space is given back
-// gradually before it returns (file_release.go says why).
+// in the background (file_release.go says why).
 func (l *FileLog) RemoveBefore(z core.Zxid) error {
+	// One removal at a time: a second must not return before the files the
+	// first took out are durably out.
+	l.removing.Lock()
+	defer l.removing.Unlock()
 	gone, err := l.detachBefore(z)
 	if err != nil || len(gone) == 0 {
 		return err
 	}
-	// Outside the lock: appends and syncs go on meanwhile. The files are
-	// no longer in segs, so no reader opens them.
+	// Outside l.mu: appends and syncs go on meanwhile. The files are no
+	// longer in segs, so no reader opens them.
 	paths := make([]string, len(gone))
 	for i, seg := range gone {
 		paths[i] = seg.path
 	}
 	retired, err := retire(l.dir, paths)
-	if err != nil {
-		return err
-	}
-	for _, p := range retired {
-		if err := release(p); err != nil {
-			return err
-		}
-	}
-	return nil
+	l.release.add(retired)
+	return err
 }
 
 // detachBefore takes the files wholly below z out of the log.

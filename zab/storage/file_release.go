@@ -1,10 +1,12 @@
 package storage
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -13,8 +15,11 @@ import (
 // the next journal commit then trims all of them, and every fdatasync on
 // that file system waits for it: unlinking a 64 MiB log file stalled the
 // other peers' syncs by 10-70 ms (docs/performance.md). So a file that is
-// to go is first renamed out of the log, then shrunk a step at a time with
-// a pause between steps, and only then unlinked.
+// to go is first renamed out of the log (retire, durable when RemoveBefore
+// returns), then shrunk a step at a time with a pause between steps, and
+// only then unlinked, on a goroutine of the log's own (releaser): no
+// caller of RemoveBefore, the protocol goroutine installing a snapshot
+// among them, waits for the pauses.
 const (
 	releasePrefix = "removing."
 	releaseStep   = 4 << 20
@@ -24,7 +29,7 @@ const (
 // retire renames the log files at paths, oldest first, out of the log and
 // makes that durable: from then on no reader or recovery sees them, and a
 // crash midway leaves a suffix of the log that still holds everything
-// newer. It returns the new names.
+// newer. It returns the new names of the files it renamed.
 func retire(dir string, paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
@@ -37,10 +42,69 @@ func retire(dir string, paths []string) ([]string, error) {
 	return out, syncDir(dir)
 }
 
+// releaser deletes retired files in the background, oldest first.
+type releaser struct {
+	mu      sync.Mutex
+	queue   []string
+	running bool
+	err     error         // the first failure; the file stays until the next opening
+	hurry   chan struct{} // closed by stop: no more pauses
+	stopped bool
+	wg      sync.WaitGroup
+}
+
+func newReleaser() *releaser { return &releaser{hurry: make(chan struct{})} }
+
+// add queues paths for release and starts the goroutine if it is idle.
+func (r *releaser) add(paths []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.queue = append(r.queue, paths...)
+	if !r.running && len(r.queue) > 0 {
+		r.running = true
+		r.wg.Add(1)
+		go r.loop()
+	}
+}
+
+func (r *releaser) loop() {
+	defer r.wg.Done()
+	for {
+		r.mu.Lock()
+		if len(r.queue) == 0 {
+			r.running = false
+			r.mu.Unlock()
+			return
+		}
+		p := r.queue[0]
+		r.queue = r.queue[1:]
+		r.mu.Unlock()
+		if err := release(p, r.hurry); err != nil {
+			r.mu.Lock()
+			r.err = errors.Join(r.err, err)
+			r.mu.Unlock()
+		}
+	}
+}
+
+// stop releases what is left without pauses, waits for it and returns
+// what failed.
+func (r *releaser) stop() error {
+	r.mu.Lock()
+	if !r.stopped {
+		r.stopped = true
+		close(r.hurry)
+	}
+	r.mu.Unlock()
+	r.wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
 // release deletes a retired file gently: shrinking it by releaseStep,
-// pausing in between, then unlinking what is left. Nothing waits on it but
-// the next compaction and shutdown, so the pauses cost no request anything.
-func release(path string) error {
+// pausing in between until hurry is closed, then unlinking what is left.
+func release(path string, hurry <-chan struct{}) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("storage: remove log file: %w", err)
@@ -49,7 +113,12 @@ func release(path string) error {
 		if err := os.Truncate(path, size); err != nil {
 			return fmt.Errorf("storage: shrink %s: %w", path, err)
 		}
-		time.Sleep(releasePause) // pacing, not waiting for anything
+		t := time.NewTimer(releasePause) // pacing, not waiting for anything
+		select {
+		case <-t.C:
+		case <-hurry:
+			t.Stop()
+		}
 	}
 	if err := os.Remove(path); err != nil {
 		return fmt.Errorf("storage: remove log file: %w", err)
