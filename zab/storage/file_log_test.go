@@ -96,6 +96,10 @@ func checkEntries(t testing.TB, l *FileLog, after core.Zxid, want []core.Entry) 
 // crash drops l's buffers and file handle without writing anything, as
 // killing the process would.
 func crash(l *FileLog) {
+	// A killed process takes the releaser with it; here it finishes, so it
+	// cannot touch a log opened on the folder after the crash. What it
+	// deletes, the next opening would delete too (removeRetired).
+	_ = l.release.stop()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.closed = true

@@ -47,7 +47,7 @@ type releaser struct {
 	mu      sync.Mutex
 	queue   []string
 	running bool
-	err     error         // the first failure; the file stays until the next opening
+	err     error         // every failure joined; such a file stays until the next opening
 	hurry   chan struct{} // closed by stop: no more pauses
 	stopped bool
 	wg      sync.WaitGroup
