@@ -23,6 +23,31 @@ type lagCluster struct {
 	lagOK    int           // writes replica 1 answered with success while stopping
 	lagged   chan struct{} // closed after two of them
 	session  int64
+	ops      int           // calls answered before the stop began
+	began    chan struct{} // closed when the stop begins
+}
+
+// gateOps calls are answered before the stop begins; later ones wait for
+// it. Its answers are instant, so without the gate a client could spend
+// all its operations while the test waits to call Stop (a make test under
+// load did), and none would be left to be answered while stopping.
+const gateOps = 100
+
+// gate holds a call that comes after gateOps until the stop begins (at
+// most 10 s, so a test that fails earlier cannot hang on it). c.mu is held.
+func (c *lagCluster) gate() {
+	if c.stopping {
+		return
+	}
+	if c.ops++; c.ops <= gateOps {
+		return
+	}
+	c.mu.Unlock()
+	select {
+	case <-c.began:
+	case <-time.After(10 * time.Second):
+	}
+	c.mu.Lock()
 }
 
 func (c *lagCluster) N() int { return 3 }
@@ -42,6 +67,7 @@ func (c *lagCluster) DoAsync(i int, req *mwzookeeper.Request) <-chan *mwzookeepe
 func (c *lagCluster) do(i int, req *mwzookeeper.Request) *mwzookeeper.Response {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.gate()
 	loss := &mwzookeeper.Response{Err: mwzookeeper.ErrConnectionLoss}
 	if i == 1 && c.stopped {
 		return loss
@@ -120,7 +146,7 @@ func (f *fatalTB) Fatalf(format string, args ...any) {
 // and says nothing. It must fail ("no write was answered with success
 // after replica 1 (the leader) stopped") instead.
 func TestFailoverWaitsForAWriteAfterTheStopNotDuringIt(t *testing.T) {
-	cl := &lagCluster{nodes: map[string]int32{}, lagged: make(chan struct{})}
+	cl := &lagCluster{nodes: map[string]int32{}, lagged: make(chan struct{}), began: make(chan struct{})}
 	var restarted atomic.Bool
 	ft := &fatalTB{TB: t}
 	done := make(chan struct{})
@@ -132,6 +158,7 @@ func TestFailoverWaitsForAWriteAfterTheStopNotDuringIt(t *testing.T) {
 			Stop: func(i int) {
 				cl.mu.Lock()
 				cl.stopping = true
+				close(cl.began)
 				cl.mu.Unlock()
 				select { // the replica shuts down: it still answers a few writes
 				case <-cl.lagged:
