@@ -93,3 +93,25 @@ func TestFlagsRefuseNonsense(t *testing.T) {
 		t.Errorf("defaults: %+v, %v; want ZooKeeper's ticks and two runs", o, err)
 	}
 }
+
+// A bench of one system (--systems ours) prints no empty ratio table, no
+// footnote for it and no line without numbers.
+func TestOneSystemPrintsNoEmptyTable(t *testing.T) {
+	r := &report{TickTime: 2000, Duration: "3s", Runs: 1, CPUs: 2}
+	r.add("ours", 1, loads[0].name, sample{ops: 3000, seconds: 1, p99: 10 * time.Millisecond})
+	r.RSS = []rssRow{{System: "ours", Run: 1, MiB: []float64{40, 42, 44}}}
+	r.addFailover("ours", 1, "follower", 3*time.Millisecond, nil)
+	var out bytes.Buffer
+	r.print(&out)
+	got := out.String()
+	for _, bad := range []string{"| load |", "²", "ZooKeeper []", "ms:\n", ";\n", "kill -9 of the leader"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("output holds %q:\n%s", bad, got)
+		}
+	}
+	for _, want := range []string{"no load was measured on both systems", "ours [42]", "kill -9 of the follower → next acknowledged write, ms: ours median 3 of [3]\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -101,12 +102,31 @@ func (r *report) row(sys string, run int, load string) (loadRow, bool) {
 }
 
 // print writes the side-by-side table: run 1's numbers, each run's ratio,
-// and how far the two runs of one system lie apart (the noise).
+// and how far the two runs of one system lie apart (the noise). A bench of
+// one system has no table; its lines per load said it all.
 func (r *report) print(w io.Writer) {
 	fmt.Fprintf(w, "\n3 servers each, tickTime %d ms, %s per load, %d CPUs, %s; ratio = ours / ZooKeeper\n\n", r.TickTime, r.Duration, r.CPUs, r.Go)
-	fmt.Fprintln(w, "| load | ZooKeeper ops/s | ours ops/s | ratio | ratio, run 2 | noise ZK / ours | p50 ms ZK / ours | p99 ms ZK / ours | p999 ms ZK / ours | CPU µs/op ZK / ours | client CPU µs/op ZK / ours | ceiling ² |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
-	var ratios []float64
+	rows, ratios := r.tableRows()
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "no load was measured on both systems: no ratios (the numbers per load are above)")
+	} else {
+		fmt.Fprintln(w, "| load | ZooKeeper ops/s | ours ops/s | ratio | ratio, run 2 | noise ZK / ours | p50 ms ZK / ours | p99 ms ZK / ours | p999 ms ZK / ours | CPU µs/op ZK / ours | client CPU µs/op ZK / ours | ceiling ² |")
+		fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+		for _, row := range rows {
+			fmt.Fprintln(w, row)
+		}
+		fmt.Fprintf(w, "\ngeometric mean of the ratios (run 1): %.2f×\n", geomean(ratios))
+		fmt.Fprintf(w, "² the highest ratio our servers could reach if they cost no CPU at all: the load generator alone,\n"+
+			"  at its CPU per operation in our run, on all %d CPUs, against ZooKeeper's ops/s. A load whose ratio is near\n"+
+			"  it is bound by the load generator, not by the servers.\n", r.CPUs)
+	}
+	r.printRSS(w)
+	r.printFailovers(w)
+}
+
+// tableRows are the table's lines, one per load measured on both systems,
+// and their run-1 ratios.
+func (r *report) tableRows() (rows []string, ratios []float64) {
 	for _, l := range loads {
 		z, ok1 := r.row("zookeeper", 1, l.name)
 		o, ok2 := r.row("ours", 1, l.name)
@@ -123,18 +143,11 @@ func (r *report) print(w io.Writer) {
 			second = fmt.Sprintf("%.2f×", o2.OpsPerSec/z2.OpsPerSec)
 			noise = fmt.Sprintf("%.0f %% / %.0f %%", apart(z.OpsPerSec, z2.OpsPerSec), apart(o.OpsPerSec, o2.OpsPerSec))
 		}
-		fmt.Fprintf(w, "| %s | %.0f | %.0f | %.2f× | %s | %s | %.2f / %.2f | %.1f / %.1f | %.1f / %.1f | %.0f / %.0f | %.0f / %.0f | %s |\n",
+		rows = append(rows, fmt.Sprintf("| %s | %.0f | %.0f | %.2f× | %s | %s | %.2f / %.2f | %.1f / %.1f | %.1f / %.1f | %.0f / %.0f | %.0f / %.0f | %s |",
 			l.name, z.OpsPerSec, o.OpsPerSec, ratio, second, noise, z.P50, o.P50, z.P99, o.P99, z.P999, o.P999, z.CPUPerOp, o.CPUPerOp,
-			z.ClientCPUPerOp, o.ClientCPUPerOp, ceiling(r.CPUs, o.ClientCPUPerOp, z.OpsPerSec))
+			z.ClientCPUPerOp, o.ClientCPUPerOp, ceiling(r.CPUs, o.ClientCPUPerOp, z.OpsPerSec)))
 	}
-	if len(ratios) > 0 {
-		fmt.Fprintf(w, "\ngeometric mean of the ratios (run 1): %.2f×\n", geomean(ratios))
-	}
-	fmt.Fprintf(w, "² the highest ratio our servers could reach if they cost no CPU at all: the load generator alone,\n"+
-		"  at its CPU per operation, on all %d CPUs, against ZooKeeper's ops/s. A load whose ratio is near it is\n"+
-		"  bound by the load generator, not by the servers.\n", r.CPUs)
-	r.printRSS(w)
-	r.printFailovers(w)
+	return rows, ratios
 }
 
 func (r *report) printRSS(w io.Writer) {
@@ -143,7 +156,17 @@ func (r *report) printRSS(w io.Writer) {
 		mean[x.System] = append(mean[x.System], avg(x.MiB))
 	}
 	z, o := mean["zookeeper"], mean["ours"]
-	fmt.Fprintf(w, "RSS per server after the loads, MiB (each run): ZooKeeper %s, ours %s", floats(z, 0), floats(o, 0))
+	var parts []string
+	if len(z) > 0 {
+		parts = append(parts, "ZooKeeper "+floats(z, 0))
+	}
+	if len(o) > 0 {
+		parts = append(parts, "ours "+floats(o, 0))
+	}
+	if len(parts) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "RSS per server after the loads, MiB (the mean of the three, each run): %s", strings.Join(parts, ", "))
 	if len(z) > 0 && len(o) > 0 {
 		fmt.Fprintf(w, "; ours / ZooKeeper %.2f", avg(o)/avg(z))
 	}
@@ -152,8 +175,8 @@ func (r *report) printRSS(w io.Writer) {
 
 func (r *report) printFailovers(w io.Writer) {
 	for _, kill := range []string{"leader", "follower"} {
-		fmt.Fprintf(w, "kill -9 of the %s → next acknowledged write, ms:", kill)
 		med := map[string]float64{}
+		var parts []string
 		for _, sys := range []string{"zookeeper", "ours"} {
 			var v []float64
 			failed := 0
@@ -170,16 +193,19 @@ func (r *report) printFailovers(w io.Writer) {
 				continue
 			}
 			med[sys] = median(v)
-			fmt.Fprintf(w, " %s median %.0f of %s", sys, med[sys], floats(v, 0))
+			part := fmt.Sprintf("%s median %.0f of %s", sys, med[sys], floats(v, 0))
 			if failed > 0 {
-				fmt.Fprintf(w, " (%d failed)", failed)
+				part += fmt.Sprintf(" (%d failed)", failed)
 			}
-			fmt.Fprint(w, ";")
+			parts = append(parts, part)
+		}
+		if len(parts) == 0 {
+			continue // not measured in this bench
 		}
 		if med["zookeeper"] > 0 && med["ours"] > 0 {
-			fmt.Fprintf(w, " ours / ZooKeeper %.2f", med["ours"]/med["zookeeper"])
+			parts = append(parts, fmt.Sprintf("ours / ZooKeeper %.2f", med["ours"]/med["zookeeper"]))
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "kill -9 of the %s → next acknowledged write, ms: %s\n", kill, strings.Join(parts, "; "))
 	}
 }
 
