@@ -240,7 +240,22 @@ func (l *FileLog) RemoveBefore(z core.Zxid) error {
 	}
 	retired, err := retire(l.dir, paths)
 	l.release.add(retired)
+	if err != nil {
+		// The files not renamed are whole log files still: back into the
+		// log, so a later RemoveBefore tries them again.
+		l.reattach(gone[len(retired):])
+	}
 	return err
+}
+
+// reattach puts segments below every other back at the front of the log.
+func (l *FileLog) reattach(segs []segment) {
+	if len(segs) == 0 {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.segs = append(slices.Clone(segs), l.segs...)
 }
 
 // detachBefore takes the files wholly below z out of the log.

@@ -181,3 +181,38 @@ func TestConcurrentRemoveBeforeBothWaitForTheFiles(t *testing.T) {
 		}
 	}
 }
+
+// A rename that fails midway leaves the files not yet renamed in the log,
+// so the next RemoveBefore removes them (from the second review: they
+// were out of the log's list but still on disk until the next opening).
+func TestFilesNotRetiredStayInTheLog(t *testing.T) {
+	dir := t.TempDir()
+	l := openLog(t, dir, smallFiles)
+	defer closeLog(t, l)
+	es := testEntries(1, 1, 60)
+	writeLog(t, l, es)
+	z := l.segs[4].first
+	// A folder where the second file's retired name goes makes its rename fail.
+	block := filepath.Join(dir, releasePrefix+filepath.Base(l.segs[1].path))
+	if err := os.Mkdir(block, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(block, "x"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.RemoveBefore(z); err == nil || !strings.Contains(err.Error(), "remove log file") {
+		t.Fatalf("RemoveBefore with a blocked rename: %v, want the rename's error", err)
+	}
+	checkEntries(t, l, z, entriesAbove(es, z))
+	if err := os.RemoveAll(block); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.RemoveBefore(z); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range logFiles(t, dir) {
+		if name < zxidName(logPrefix, z) {
+			t.Errorf("log file %s below %v is still there after a second RemoveBefore", name, z)
+		}
+	}
+}
