@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,7 +83,7 @@ func TestTableRatiosNoiseAndBaseline(t *testing.T) {
 }
 
 func TestFlagsRefuseNonsense(t *testing.T) {
-	for _, args := range [][]string{{"--systems", "etcd"}, {"--runs", "0"}, {"extra"}, {"--duration", "0s"}} {
+	for _, args := range [][]string{{"--systems", "etcd"}, {"--systems", "ours,ours,zookeeper"}, {"--runs", "0"}, {"extra"}, {"--duration", "0s"}} {
 		var stderr bytes.Buffer
 		if _, err := parseFlags(args, &stderr); err == nil || !strings.Contains(stderr.String(), "usage: mwzk-bench") {
 			t.Errorf("%v: error %v, usage printed: %v", args, err, strings.Contains(stderr.String(), "usage"))
@@ -113,5 +114,18 @@ func TestOneSystemPrintsNoEmptyTable(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// A system whose every failover trial failed has no time: no median, which
+// would read as 0 ms, the best failover there is (from the final review).
+func TestAllFailedFailoversShowNoMedian(t *testing.T) {
+	r := &report{TickTime: 2000, Duration: "3s", Runs: 1, CPUs: 2}
+	r.addFailover("ours", 1, "leader", 0, errors.New("no write acknowledged within 30 s"))
+	r.addFailover("ours", 2, "leader", 0, errors.New("no write acknowledged within 30 s"))
+	var out bytes.Buffer
+	r.print(&out)
+	if got := out.String(); strings.Contains(got, "median") || !strings.Contains(got, "ours: all 2 trials failed") {
+		t.Errorf("failover line:\n%s", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,10 +68,14 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		fs.Usage()
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	for _, s := range o.systems {
+	for i, s := range o.systems {
 		if s != "zookeeper" && s != "ours" {
 			fs.Usage()
 			return o, fmt.Errorf("--systems: %q is neither zookeeper nor ours", s)
+		}
+		if slices.Contains(o.systems[:i], s) {
+			fs.Usage()
+			return o, fmt.Errorf("--systems: %q named twice", s)
 		}
 	}
 	if o.runs < 1 || o.trials < 0 || o.duration <= 0 || o.warmup < 0 {

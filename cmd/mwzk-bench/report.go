@@ -189,7 +189,11 @@ func (r *report) printFailovers(w io.Writer) {
 					v = append(v, f.Millis)
 				}
 			}
-			if len(v) == 0 && failed == 0 {
+			switch {
+			case len(v) == 0 && failed == 0:
+				continue
+			case len(v) == 0:
+				parts = append(parts, fmt.Sprintf("%s: all %d trials failed", sys, failed))
 				continue
 			}
 			med[sys] = median(v)

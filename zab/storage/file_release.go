@@ -35,7 +35,9 @@ func retire(dir string, paths []string) ([]string, error) {
 	for _, p := range paths {
 		to := filepath.Join(dir, releasePrefix+filepath.Base(p))
 		if err := os.Rename(p, to); err != nil {
-			return out, fmt.Errorf("storage: remove log file: %w", err)
+			// What was renamed must be durably so before the releaser
+			// shrinks it: a lost rename must not bring back a cut log file.
+			return out, errors.Join(fmt.Errorf("storage: remove log file: %w", err), syncDir(dir))
 		}
 		out = append(out, to)
 	}
