@@ -92,7 +92,8 @@
 // by the simulator in zab/sim; this package drives it with a clock, the
 // file storage of zab/storage and the TCP transport of zab/transport. One
 // goroutine owns the core and carries out what it asks (disk, network,
-// callbacks); Propose and Sync only number a request and queue it for that
+// callbacks), handing the fsync of broadcast batches to a disk goroutine so
+// that it goes on meanwhile; Propose and Sync only number a request and queue it for that
 // goroutine, never waiting for it, so they work alike from any goroutine
 // and from callbacks. docs/threads.md lists every goroutine.
 package zab

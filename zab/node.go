@@ -51,6 +51,7 @@ type node struct {
 	snaps    snapshotter
 	snapDone chan savedSnap // the background snapshot write's result
 	split    core.Splitter  // reused for every Ready
+	disk     *diskWriter    // syncs broadcast Readys while run goes on (zab/disk.go)
 	trace    *tracer        // nil unless trace.file is set (zab/trace.go)
 	meter    *meter         // the operator's figures (zab/metrics.go)
 	stages   *stager        // own proposals' stage times (zab/stages.go)
@@ -321,7 +322,9 @@ func (n *node) publish() {
 // and carries out what the core asks, in batches.
 func (n *node) run() {
 	defer close(n.done)
-	defer n.snaps.abandon(n) // Shutdown closes the store next: no write may be left
+	n.disk = startDiskWriter(n.store.Log)
+	defer n.disk.close()     // Shutdown closes the store next: no write may be left
+	defer n.snaps.abandon(n) // likewise
 	ticker := time.NewTicker(n.cfg.TickTime)
 	defer ticker.Stop()
 	deadline := &wakeTimer{t: time.NewTimer(time.Hour)} // the core's NextDeadline, so an election decides between ticks
@@ -348,6 +351,11 @@ func (n *node) run() {
 			}
 			msg = &m
 		case <-n.wake:
+		case r := <-n.disk.done:
+			n.finished(r)
+			if n.failure != nil {
+				continue
+			}
 		case r := <-n.snapDone:
 			if err := n.snaps.done(n, r); err != nil {
 				n.failure = err

@@ -9,51 +9,67 @@ import (
 
 // process carries out the core's Ready values in the contract's order:
 // messages that vouch for nothing leave first, then one persist with one
-// fsync, then the rest of the messages, then the callbacks. In broadcast
-// (a Ready that only appends entries) the callbacks run before the fsync:
-// what they deliver was committed by a quorum's durable ACKs before this
-// batch, so it need not wait for the new entries' disk write.
+// fsync, then the rest of the messages, then the callbacks. A broadcast
+// Ready (it only appends entries, in phase Broadcast) goes to the disk
+// writer, and the loop goes on while it syncs (zab/disk.go); any other
+// Ready waits for the writer to finish and is carried out here.
 func (n *node) process() {
-	for n.failure == nil {
-		if !n.core.HasReady() {
-			return
-		}
+	for n.failure == nil && n.core.HasReady() {
 		rd := n.core.Ready()
 		n.taken = mono() // the commits it delivers were decided before this
 		n.trace.changed(n.core)
-		if rd.Snapshot != nil {
-			// An installed snapshot removes older ones: our own still being
-			// written must land first, or it would survive as a fallback.
-			if err := n.snaps.wait(n); err != nil {
-				n.failure = err
-				return
-			}
+		if rd.Snapshot == nil && rd.Truncate == nil && rd.Stable == nil && n.core.Accepting() {
+			n.pipeline(rd)
+		} else {
+			n.drain()
+			n.carryOut(rd)
 		}
-		now, later := n.split.Split(rd.Messages)
-		n.send(now)
-		early := rd.Snapshot == nil && rd.Truncate == nil && rd.Stable == nil
-		if early && !n.deliverOrStop(rd.Events) {
+		if n.failure != nil {
 			return
 		}
-		t0 := mono()
-		if err := n.store.Persist(&rd); err != nil {
-			n.failure = fmt.Errorf("%w: %w", ErrStorage, err)
-			return
-		}
-		t1 := mono()
-		n.meter.persisted(len(rd.Entries), time.Duration(t1-t0))
-		n.stages.persisted(rd.Entries, n.cfg.ID, n.inc, t0, t1)
-		n.trace.ready(&rd)
-		n.send(later)
-		if !early && !n.deliverOrStop(rd.Events) {
-			return
-		}
-		n.core.Advance(rd)
-		n.trace.changed(n.core)
 		n.meter.observe(n.core, false)
 		n.publish() // a leader may have become active
 		n.snaps.maybeTake(n)
 	}
+}
+
+// carryOut persists rd and sends and delivers around it, waiting for the
+// disk. In broadcast (a Ready that only appends entries) the callbacks run
+// before the fsync: what they deliver was committed by a quorum's durable
+// ACKs before this batch, so it need not wait for the new entries.
+func (n *node) carryOut(rd core.Ready) {
+	if n.failure != nil {
+		return
+	}
+	if rd.Snapshot != nil {
+		// An installed snapshot removes older ones: our own still being
+		// written must land first, or it would survive as a fallback.
+		if err := n.snaps.wait(n); err != nil {
+			n.failure = err
+			return
+		}
+	}
+	now, later := n.split.Split(rd.Messages)
+	n.send(now)
+	early := rd.Snapshot == nil && rd.Truncate == nil && rd.Stable == nil
+	if early && !n.deliverOrStop(rd.Events) {
+		return
+	}
+	t0 := mono()
+	if err := n.store.Persist(&rd); err != nil {
+		n.failure = fmt.Errorf("%w: %w", ErrStorage, err)
+		return
+	}
+	t1 := mono()
+	n.meter.persisted(len(rd.Entries), time.Duration(t1-t0))
+	n.stages.persisted(rd.Entries, n.cfg.ID, n.inc, t0, t1)
+	n.trace.ready(&rd)
+	n.send(later)
+	if !early && !n.deliverOrStop(rd.Events) {
+		return
+	}
+	n.core.Advance(rd)
+	n.trace.changed(n.core)
 }
 
 func (n *node) send(ms []core.Message) {

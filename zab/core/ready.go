@@ -15,6 +15,13 @@ import "slices"
 //     before step 1: they deliver only what a quorum's durable ACKs
 //     committed before this Ready.
 //  4. call Advance with the same Ready.
+//
+// A broadcast Ready taken while the core is in phase Broadcast may be
+// pipelined: the runtime takes further Readys before its fsync is done,
+// sending their early messages unless an older message to the same peer
+// still waits. Its late messages and its Advance then follow, in order,
+// once it is durable; any other Ready is carried out only after every
+// pipelined one is (durableLast counts on a log that is all on disk).
 type Ready struct {
 	// Snapshot, when set, replaces the whole history up to Snapshot.Meta.Zxid:
 	// write it durably; afterwards no log entry at or below its zxid matters.

@@ -52,7 +52,7 @@ func (w *world) crashSome() {
 		for _, p := range w.peers {
 			if p.core != nil {
 				p.mlog.Crash(w.rng) // no socket closes in a power failure
-				p.core = nil
+				p.core, p.jobs = nil, nil
 				w.record(p, trace.Event{Kind: trace.KindCrash, Text: "power failure"})
 			}
 		}
@@ -138,6 +138,9 @@ func (w *world) tickDue() {
 			p.nextTick += tickLen
 			if w.opts.Bugs.AckBeforeDurable {
 				_ = p.mlog.Sync() // the buggy peer's periodic flush
+			}
+			if len(p.jobs) > 0 && w.rng.IntN(2) == 0 { // no draw otherwise: other schedules stay as they were
+				w.fsync(p) // a slow disk: an fsync takes a tick or two
 			}
 			p.core.Tick(w.clock(p))
 			w.drain(p)

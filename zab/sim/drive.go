@@ -44,12 +44,18 @@ func (w *world) start(p *peer) {
 // drain carries out everything p's core asks for, as the runtime does. In
 // schedules with even seeds PROPOSE, COMMIT and PING leave before the disk
 // write, as in the runtime; with odd seeds every message waits for it (the
-// runtime may do that too). The callbacks may call Propose and Sync while
+// runtime may do that too); with seeds 2 mod 4 broadcast Readys are also
+// synced later, as by the runtime's disk goroutine (sim/disk.go). The callbacks may call Propose and Sync while
 // the Ready is not yet advanced.
 func (w *world) drain(p *peer) {
 	early := w.opts.Seed%2 == 0
 	for p.core != nil && w.fail == nil && p.core.HasReady() {
 		rd := p.core.Ready()
+		if w.pipelines() && rd.Snapshot == nil && rd.Truncate == nil && rd.Stable == nil && p.core.Accepting() {
+			w.hand(p, rd)
+			continue
+		}
+		w.fsync(p) // anything else waits for the disk
 		now, later := rd.Messages, []core.Message(nil)
 		switch {
 		case w.opts.Bugs.AckBeforeDurable:
@@ -140,7 +146,7 @@ func (w *world) crashMidWrite(p *peer, rd *core.Ready) {
 // silent, as in a power failure, and only syncLimit tells.
 func (w *world) crash(p *peer, why string) {
 	p.mlog.Crash(w.rng)
-	p.core = nil
+	p.core, p.jobs = nil, nil
 	if !w.opts.SilentCrashes && w.lost.IntN(2) == 0 {
 		w.record(p, trace.Event{Kind: trace.KindCrash, Text: why + "; its process died, and the others see its sockets close"})
 		w.lostConnections(p)

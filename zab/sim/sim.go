@@ -130,6 +130,7 @@ type peer struct {
 	own      map[uint64]bool
 	syncOwn  map[uint64][]uint64
 	split    core.Splitter
+	jobs     []diskJob // broadcast Readys waiting for their fsync (sim/disk.go)
 	maxCount uint32
 }
 

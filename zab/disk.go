@@ -1,0 +1,192 @@
+package zab
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"zablab/zab/core"
+	"zablab/zab/storage"
+)
+
+// diskJob is a broadcast Ready (it only appends entries) whose disk write
+// the disk writer does while node.run goes on: later are the messages that
+// must wait for it (ACKs vouch for the entries), in order per destination.
+type diskJob struct {
+	rd     core.Ready
+	later  []core.Message
+	handed int64 // mono time it went to the writer: the end of the `order` stage
+}
+
+// diskDone is the writer's answer for the jobs it made durable together.
+type diskDone struct {
+	jobs   []*diskJob
+	t0, t1 int64 // mono times around the appends and the one fsync
+	err    error
+}
+
+// diskWriter appends the entries of broadcast Readys and syncs them, one
+// fsync for every job waiting when it starts (group commit), so ordering,
+// sending and counting ACKs go on during an fsync, as ZooKeeper's
+// SyncRequestProcessor does. Jobs complete in the order they were handed in.
+type diskWriter struct {
+	log      storage.Log
+	mu       sync.Mutex
+	queue    []*diskJob // handed in, not yet taken by the writer
+	kick     chan struct{}
+	done     chan diskDone
+	stop     chan struct{}
+	exited   chan struct{}
+	inflight []*diskJob     // owned by node.run: handed in and not yet finished
+	held     map[uint64]int // owned by node.run: messages per peer the inflight jobs hold
+}
+
+func startDiskWriter(log storage.Log) *diskWriter {
+	w := &diskWriter{log: log, kick: make(chan struct{}, 1), done: make(chan diskDone, 1),
+		stop: make(chan struct{}), exited: make(chan struct{}), held: map[uint64]int{}}
+	go w.loop()
+	return w
+}
+
+// close stops the writer after the write under way: jobs not yet durable
+// are dropped, as a crash would, and their held messages are never sent.
+func (w *diskWriter) close() {
+	close(w.stop)
+	<-w.exited
+}
+
+func (w *diskWriter) hand(j *diskJob) {
+	w.inflight = append(w.inflight, j)
+	for i := range j.later {
+		w.held[j.later[i].To]++
+	}
+	w.mu.Lock()
+	w.queue = append(w.queue, j)
+	w.mu.Unlock()
+	select {
+	case w.kick <- struct{}{}:
+	default: // the writer will look at the queue anyway
+	}
+}
+
+// holds reports whether a job in flight holds a message to peer id: a newer
+// message to it must wait behind that one.
+func (w *diskWriter) holds(id uint64) bool { return w.held[id] > 0 }
+
+// finish forgets the oldest n inflight jobs, which are durable now.
+func (w *diskWriter) finish(n int) {
+	for _, j := range w.inflight[:n] {
+		for i := range j.later {
+			if w.held[j.later[i].To]--; w.held[j.later[i].To] == 0 {
+				delete(w.held, j.later[i].To)
+			}
+		}
+	}
+	w.inflight = slices.Delete(w.inflight, 0, n)
+}
+
+func (w *diskWriter) loop() {
+	defer close(w.exited)
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-w.kick:
+		}
+		w.mu.Lock()
+		jobs := w.queue
+		w.queue = nil
+		w.mu.Unlock()
+		if len(jobs) == 0 {
+			continue
+		}
+		r := diskDone{jobs: jobs, t0: mono()}
+		r.err = w.write(jobs)
+		r.t1 = mono()
+		select {
+		case w.done <- r:
+		case <-w.stop:
+			return
+		}
+		if r.err != nil {
+			return // node.run stops the peer
+		}
+	}
+}
+
+func (w *diskWriter) write(jobs []*diskJob) error {
+	for _, j := range jobs {
+		if len(j.rd.Entries) == 0 {
+			continue
+		}
+		if err := w.log.Append(j.rd.Entries); err != nil {
+			return err
+		}
+	}
+	return w.log.Sync()
+}
+
+// pipeline carries out a broadcast Ready without waiting for the disk: the
+// messages that may leave early go now (unless an older message to the
+// same peer is still held), the callbacks run (they deliver what a
+// quorum's durable ACKs committed before), and the entries go to the disk
+// writer with the messages that must wait for them.
+func (n *node) pipeline(rd core.Ready) {
+	now, later := n.split.Split(rd.Messages)
+	j := &diskJob{rd: rd}
+	for i := range now {
+		if n.disk.holds(now[i].To) {
+			j.later = append(j.later, now[i])
+		} else {
+			n.send(now[i : i+1])
+		}
+	}
+	j.later = append(j.later, later...) // Split reuses its buffers
+	if !n.deliverOrStop(rd.Events) {
+		return
+	}
+	if len(rd.Entries) == 0 && len(n.disk.inflight) == 0 {
+		n.finishJob(j) // nothing to wait for
+		return
+	}
+	j.handed = mono()
+	n.disk.hand(j)
+}
+
+// finished takes the writer's answer: the jobs are durable now.
+func (n *node) finished(r diskDone) {
+	if r.err != nil {
+		n.failure = fmt.Errorf("%w: %w", ErrStorage, r.err)
+		return
+	}
+	entries := 0
+	for _, j := range r.jobs {
+		entries += len(j.rd.Entries)
+		n.stages.persisted(j.rd.Entries, n.cfg.ID, n.inc, j.handed, r.t1)
+	}
+	n.meter.persisted(entries, time.Duration(r.t1-r.t0))
+	n.disk.finish(len(r.jobs))
+	for _, j := range r.jobs {
+		n.finishJob(j)
+	}
+}
+
+// finishJob sends what waited for the job's entries and advances the core:
+// a leader counts its own ACK for them only now.
+func (n *node) finishJob(j *diskJob) {
+	n.trace.ready(&j.rd)
+	n.send(j.later)
+	n.core.Advance(j.rd)
+	n.trace.changed(n.core)
+}
+
+// drain waits until every job handed to the writer is durable and
+// finished: a Ready that is not broadcast (an epoch, a truncation, a
+// snapshot) or comes outside broadcast is carried out only on top of a
+// log that is all on disk, as the core's durableLast assumes.
+func (n *node) drain() {
+	for len(n.disk.inflight) > 0 && n.failure == nil {
+		n.finished(<-n.disk.done)
+	}
+}

@@ -1,0 +1,171 @@
+package zab
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"zablab/internal/wait"
+	"zablab/zab/storage"
+	"zablab/zab/trace"
+)
+
+// gatedLog holds Sync while its gate is shut, as a disk that takes long to
+// flush.
+type gatedLog struct {
+	storage.Log
+	mu      sync.Mutex
+	shut    chan struct{} // nil: open
+	entered chan struct{} // closed when a Sync waits at the shut gate
+}
+
+func (l *gatedLog) Sync() error {
+	l.mu.Lock()
+	gate, entered := l.shut, l.entered
+	l.mu.Unlock()
+	if gate != nil {
+		select {
+		case <-entered:
+		default:
+			close(entered)
+		}
+		<-gate
+	}
+	return l.Log.Sync()
+}
+
+func (l *gatedLog) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.shut, l.entered = make(chan struct{}), make(chan struct{})
+}
+
+func (l *gatedLog) open() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.shut != nil {
+		close(l.shut)
+		l.shut = nil
+	}
+}
+
+// The leader's own fsync used to hold its protocol goroutine: the
+// followers' ACKs, which make a quorum without it, waited until its disk
+// was done. With the disk writer the leader commits, delivers and sends
+// COMMIT while its fsync is still under way.
+func TestLeaderCommitsWhileItsOwnFsyncWaits(t *testing.T) {
+	var mu sync.Mutex
+	logs := map[string]*gatedLog{}
+	openStore = func(logDir, snapDir string) (*storage.Store, error) {
+		st, err := storage.OpenFileStore(logDir, snapDir)
+		if err == nil {
+			g := &gatedLog{Log: st.Log}
+			st.Log = g
+			mu.Lock()
+			logs[logDir] = g
+			mu.Unlock()
+		}
+		return st, err
+	}
+	t.Cleanup(func() { openStore = storage.OpenFileStore })
+	e := newEnsemble(t, 3)
+	defer e.stopAll()
+	e.startAll()
+	first := e.commit(1, "first")
+	l := e.leader()
+	mu.Lock()
+	g := logs[filepath.Clean(e.cfgs[l-1].DataLogDir)]
+	mu.Unlock()
+	if g == nil {
+		t.Fatalf("no log opened for peer %d's %s", l, e.cfgs[l-1].DataLogDir)
+	}
+	g.close()
+	defer g.open() // before stopAll: Shutdown waits for the write under way
+	e.propose(l, "while the leader syncs")
+	select {
+	case <-g.entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the leader never synced the proposal")
+	}
+	wait.For(t, "delivery everywhere while the leader's fsync waits", 5*time.Second,
+		func() bool { return e.allHave(first, "while the leader syncs") })
+	g.open()
+	e.commit(l, "after")
+	e.agree()
+}
+
+// An ACK vouches for the log up to its zxid: with the disk writer it must
+// still leave only after that much of the log was synced. Every traced
+// ACK of a loaded ensemble is checked against the appends its sender had
+// recorded as durable before it (the tracer records an append when its
+// fsync is done).
+func TestAcksLeaveOnlyAfterTheirFsync(t *testing.T) {
+	e := newEnsemble(t, 3)
+	defer e.stopAll()
+	dir := t.TempDir()
+	for i := range e.cfgs {
+		e.cfgs[i].TraceFile = filepath.Join(dir, fmt.Sprintf("peer%d.trace", i+1))
+		e.cfgs[i].TraceMaxBytes = 64 << 20
+	}
+	e.startAll()
+	var wg sync.WaitGroup
+	for p := 1; p <= 3; p++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 100 { // one at a time per proposer: many small batches
+				m := fmt.Sprintf("p%d-%d", p, k)
+				if _, err := e.zabs[p-1].Propose([]byte(m)); err != nil {
+					t.Errorf("peer %d: %v", p, err)
+					return
+				}
+				if !delivered(e.apps[p-1], m, 10*time.Second) {
+					t.Errorf("peer %d never delivered its own %s", p, m)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	last := e.commit(1, "last")
+	e.stopAll()
+	acks := 0
+	for i := range e.cfgs {
+		evs, err := trace.ReadFile(e.cfgs[i].TraceFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var durable trace.Zxid
+		for _, ev := range evs {
+			switch {
+			case ev.Kind == trace.KindAppend:
+				durable = max(durable, ev.Last)
+			case ev.Kind == trace.KindSend && ev.Msg.Type == "ACK":
+				acks++
+				if ev.Msg.Zxid > durable {
+					t.Fatalf("peer %d sent an ACK for %v with its log durable only up to %v", i+1, ev.Msg.Zxid, durable)
+				}
+			}
+		}
+	}
+	if acks < 100 {
+		t.Fatalf("%d ACKs in the traces after %q: the check saw too little", acks, last)
+	}
+	t.Logf("%d ACKs checked", acks)
+}
+
+// delivered waits until app delivered m, or gives up after d.
+func delivered(app *recorder, m string, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		got, _ := app.snapshot()
+		if slices.Contains(got, m) {
+			return true
+		}
+		<-time.After(time.Millisecond)
+	}
+	return false
+}
