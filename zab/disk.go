@@ -14,9 +14,8 @@ import (
 // the disk writer does while node.run goes on: later are the messages that
 // must wait for it (ACKs vouch for the entries), in order per destination.
 type diskJob struct {
-	rd     core.Ready
-	later  []core.Message
-	handed int64 // mono time it went to the writer: the end of the `order` stage
+	rd    core.Ready
+	later []core.Message
 }
 
 // diskDone is the writer's answer for the jobs it made durable together.
@@ -143,6 +142,7 @@ func (n *node) pipeline(rd core.Ready) {
 		}
 	}
 	j.later = append(j.later, later...) // Split reuses its buffers
+	n.stages.ordered(rd.Entries, n.cfg.ID, n.inc, mono())
 	if !n.deliverOrStop(rd.Events) {
 		return
 	}
@@ -150,7 +150,6 @@ func (n *node) pipeline(rd core.Ready) {
 		n.finishJob(j) // nothing to wait for
 		return
 	}
-	j.handed = mono()
 	n.disk.hand(j)
 }
 
@@ -163,7 +162,7 @@ func (n *node) finished(r diskDone) {
 	entries := 0
 	for _, j := range r.jobs {
 		entries += len(j.rd.Entries)
-		n.stages.persisted(j.rd.Entries, n.cfg.ID, n.inc, j.handed, r.t1)
+		n.stages.fsynced(j.rd.Entries, n.cfg.ID, n.inc, r.t1)
 	}
 	n.meter.persisted(entries, time.Duration(r.t1-r.t0))
 	n.disk.finish(len(r.jobs))

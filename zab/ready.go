@@ -15,6 +15,13 @@ import (
 // Ready waits for the writer to finish and is carried out here.
 func (n *node) process() {
 	for n.failure == nil && n.core.HasReady() {
+		select {
+		case r := <-n.disk.done: // before more work: a failed disk stops the peer now
+			if n.finished(r); n.failure != nil {
+				return
+			}
+		default:
+		}
 		rd := n.core.Ready()
 		n.taken = mono() // the commits it delivers were decided before this
 		n.trace.changed(n.core)
@@ -62,7 +69,8 @@ func (n *node) carryOut(rd core.Ready) {
 	}
 	t1 := mono()
 	n.meter.persisted(len(rd.Entries), time.Duration(t1-t0))
-	n.stages.persisted(rd.Entries, n.cfg.ID, n.inc, t0, t1)
+	n.stages.ordered(rd.Entries, n.cfg.ID, n.inc, t0)
+	n.stages.fsynced(rd.Entries, n.cfg.ID, n.inc, t1)
 	n.trace.ready(&rd)
 	n.send(later)
 	if !early && !n.deliverOrStop(rd.Events) {

@@ -65,6 +65,13 @@ func (s *snapshotter) maybeTake(n *node) {
 	if s.saving || s.since < n.cfg.SnapCount || s.last.Zxid == 0 || s.tidying() {
 		return
 	}
+	// The log on disk must reach the snapshot: a quorum of followers may
+	// have committed what the disk writer has not synced here yet, and a
+	// snapshot above the durable log would leave a gap behind it should
+	// it be found damaged and an older one be restored instead.
+	if n.drain(); n.failure != nil {
+		return
+	}
 	s.since = 0
 	l := s.last
 	meta := core.SnapshotMeta{Zxid: l.Zxid, Timestamp: l.Timestamp, Proposer: l.Proposer, Incarnation: l.Incarnation, Seq: l.Seq}

@@ -20,7 +20,8 @@ import (
 // WriteStages are the times one proposal of this peer passed the runtime's
 // stages. Ordered is when the batch holding its log entry was sent and
 // handed to the disk (on a follower: the leader's proposal came back);
-// Fsynced when this peer's fsync of that batch ended; Committed when the
+// Fsynced when this peer's fsync of that batch ended, or when the commit
+// was known if a quorum of followers acknowledged it first; Committed when the
 // runtime took the batch that delivers it (a quorum had acknowledged);
 // Delivered when Deliver was called. The times carry the monotonic clock.
 type WriteStages struct {
@@ -65,16 +66,33 @@ func (s *stager) taken(seq uint64, proposed int64) {
 	s.ring[seq%stageRing] = stamp{seq: seq, proposed: proposed}
 }
 
-// persisted stamps this peer's own entries of a batch sent at ordered and
-// on disk at fsynced.
-func (s *stager) persisted(es []core.Entry, id, inc uint64, ordered, fsynced int64) {
+// ordered stamps this peer's own entries of a batch sent and handed to
+// the disk at t.
+func (s *stager) ordered(es []core.Entry, id, inc uint64, t int64) {
+	s.each(es, id, inc, func(st *stamp) {
+		if st.ordered == 0 {
+			st.ordered = t
+		}
+	})
+}
+
+// fsynced stamps this peer's own entries of a batch on disk at t.
+func (s *stager) fsynced(es []core.Entry, id, inc uint64, t int64) {
+	s.each(es, id, inc, func(st *stamp) {
+		if st.fsynced == 0 {
+			st.fsynced = t
+		}
+	})
+}
+
+func (s *stager) each(es []core.Entry, id, inc uint64, f func(*stamp)) {
 	for i := range es {
 		e := &es[i]
 		if e.Proposer != id || e.Incarnation != inc {
 			continue
 		}
-		if st := &s.ring[e.Seq%stageRing]; st.seq == e.Seq && st.ordered == 0 {
-			st.ordered, st.fsynced = ordered, fsynced
+		if st := &s.ring[e.Seq%stageRing]; st.seq == e.Seq {
+			f(st)
 		}
 	}
 }
@@ -85,6 +103,11 @@ func (s *stager) delivering(e *core.Entry, leading bool, committed, delivered in
 	st := &s.ring[e.Seq%stageRing]
 	if st.seq != e.Seq || st.ordered == 0 {
 		return // made before a restart, or its slot was reused
+	}
+	if st.fsynced == 0 {
+		// A quorum of followers committed it before this peer's own fsync
+		// ended (the disk writer still has it): the fsync stage ends there.
+		st.fsynced = max(committed, st.ordered)
 	}
 	st.committed, st.delivered = max(committed, st.fsynced), delivered
 	s.board.publish(e.Zxid, leading, st)

@@ -33,6 +33,7 @@ type Core struct {
 	stable    StableState
 	delivered Zxid // last zxid handed to the application; never above commit
 	commit    Zxid // highest zxid known committed; never above log.last()
+	durable   Zxid // newest log entry the runtime reported on disk (Advance); memory keeps the data above it
 
 	role   Role
 	phase  Phase
@@ -97,6 +98,7 @@ func (c *Core) restore(st Restored) error {
 	}
 	c.log.append(slices.Clone(st.Entries)...)
 	c.delivered, c.commit = st.Snapshot.Zxid, st.Snapshot.Zxid
+	c.durable = c.log.last()
 	return nil
 }
 
@@ -243,8 +245,19 @@ func (c *Core) Ready() Ready {
 }
 
 // Advance tells the core that rd has been persisted and sent. The leader
-// counts its own acknowledgement of rd's entries only now.
+// counts its own acknowledgement of rd's entries only now, and memory may
+// drop their data only now (a follower may need them before the disk has
+// them).
 func (c *Core) Advance(rd Ready) {
+	if rd.Snapshot != nil {
+		c.durable = max(c.durable, rd.Snapshot.Meta.Zxid)
+	}
+	if rd.Truncate != nil {
+		c.durable = min(c.durable, *rd.Truncate)
+	}
+	if len(rd.Entries) > 0 {
+		c.durable = max(c.durable, rd.Entries[len(rd.Entries)-1].Zxid)
+	}
 	if c.role == Leading && len(rd.Entries) > 0 {
 		last := rd.Entries[len(rd.Entries)-1].Zxid
 		if last > c.ld.selfMatch && c.log.contains(last) {
@@ -305,7 +318,7 @@ func (c *Core) advanceCommit(z Zxid) {
 		c.delivered = e.Zxid
 	}
 	if c.cfg.Log != nil {
-		c.log.evict(c.delivered, c.cfg.KeepEntries, c.cfg.KeepBytes)
+		c.log.evict(min(c.delivered, c.durable), c.cfg.KeepEntries, c.cfg.KeepBytes)
 	}
 	c.fireSyncs()
 }

@@ -126,3 +126,27 @@ func TestEntriesAfterReadsDroppedDataBack(t *testing.T) {
 		t.Error("a failing durable log was taken")
 	}
 }
+
+// A pipelined runtime reports entries durable (Advance) after they were
+// delivered: memory must keep the data of every entry the disk may not
+// have yet, or a follower sent them from disk would find them missing.
+func TestDeliveredButNotDurableKeepsItsData(t *testing.T) {
+	all := entriesFrom(100, 8)
+	c := &Core{cfg: Config{Log: diskLog{es: all[:50]}, KeepEntries: 10, KeepBytes: 1 << 20}}
+	c.lg = quiet()
+	c.log.append(all...)
+	c.Advance(Ready{Entries: all[:50]}) // the disk has the first 50
+	c.advanceCommit(all[99].Zxid)       // a quorum of followers committed all 100
+	if _, ok := c.log.tailAfter(all[49].Zxid); !ok {
+		t.Fatal("entries above the durable log lost their data in memory")
+	}
+	if es, ok := c.entriesAfter(all[9].Zxid, 0); !ok || len(es) != 90 {
+		t.Fatalf("entriesAfter = %d entries, %v; want the 90 after the tenth", len(es), ok)
+	}
+	c.Advance(Ready{Entries: all[50:]})
+	c.advanceCommit(all[99].Zxid)
+	c.log.evict(min(c.delivered, c.durable), 10, 1<<20)
+	if len(c.log.tail) > 15 {
+		t.Fatalf("%d entries keep their data once all are durable; want at most 15", len(c.log.tail))
+	}
+}
