@@ -143,7 +143,9 @@ func (n *node) pipeline(rd core.Ready) {
 	}
 	j.later = append(j.later, later...) // Split reuses its buffers
 	n.stages.ordered(rd.Entries, n.cfg.ID, n.inc, mono())
-	if !n.deliverOrStop(rd.Events) {
+	ok := n.deliverOrStop(rd.Events)
+	n.trace.events(&rd) // the application has them now, whatever the disk does
+	if !ok {
 		return
 	}
 	if len(rd.Entries) == 0 && len(n.disk.inflight) == 0 {
@@ -174,7 +176,7 @@ func (n *node) finished(r diskDone) {
 // finishJob sends what waited for the job's entries and advances the core:
 // a leader counts its own ACK for them only now.
 func (n *node) finishJob(j *diskJob) {
-	n.trace.ready(&j.rd)
+	n.trace.persisted(&j.rd)
 	n.send(j.later)
 	n.core.Advance(j.rd)
 	n.trace.changed(n.core)

@@ -361,7 +361,9 @@ func (n *node) run() {
 				n.failure = err
 				continue // stop at once: the core must not step on
 			}
-			n.snaps.maybeTake(n) // deliveries counted on meanwhile
+			if n.snaps.maybeTake(n); n.failure != nil { // deliveries counted on meanwhile
+				continue // its wait for the disk writer failed: stop at once
+			}
 		}
 		// Whatever woke us, take every request and message waiting too, so
 		// one disk write serves proposals and acknowledgements alike.

@@ -71,7 +71,8 @@ func (n *node) carryOut(rd core.Ready) {
 	n.meter.persisted(len(rd.Entries), time.Duration(t1-t0))
 	n.stages.ordered(rd.Entries, n.cfg.ID, n.inc, t0)
 	n.stages.fsynced(rd.Entries, n.cfg.ID, n.inc, t1)
-	n.trace.ready(&rd)
+	n.trace.persisted(&rd)
+	n.trace.events(&rd)
 	n.send(later)
 	if !early && !n.deliverOrStop(rd.Events) {
 		return

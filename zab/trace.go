@@ -108,8 +108,8 @@ func (t *tracer) changed(c *core.Core) {
 		Leader: s.Leader, Zxid: trace.Zxid(s.Last)})
 }
 
-// ready records what a Ready wrote and delivered, once it is on disk.
-func (t *tracer) ready(rd *core.Ready) {
+// persisted records what a Ready wrote, once it is on disk.
+func (t *tracer) persisted(rd *core.Ready) {
 	if t == nil {
 		return
 	}
@@ -123,6 +123,13 @@ func (t *tracer) ready(rd *core.Ready) {
 	if n := len(rd.Entries); n > 0 {
 		t.add(trace.Event{Kind: trace.KindAppend, Zxid: trace.Zxid(rd.Entries[0].Zxid),
 			Last: trace.Zxid(rd.Entries[n-1].Zxid), Count: uint64(n)})
+	}
+}
+
+// events records what the callbacks were given.
+func (t *tracer) events(rd *core.Ready) {
+	if t == nil {
+		return
 	}
 	for i := range rd.Events {
 		switch ev := &rd.Events[i]; ev.Kind {

@@ -257,6 +257,9 @@ func (c *Core) Advance(rd Ready) {
 	}
 	if len(rd.Entries) > 0 {
 		c.durable = max(c.durable, rd.Entries[len(rd.Entries)-1].Zxid)
+		if c.cfg.Log != nil { // what was delivered before it was durable may go now
+			c.log.evict(min(c.delivered, c.durable), c.cfg.KeepEntries, c.cfg.KeepBytes)
+		}
 	}
 	if c.role == Leading && len(rd.Entries) > 0 {
 		last := rd.Entries[len(rd.Entries)-1].Zxid

@@ -143,9 +143,7 @@ func TestDeliveredButNotDurableKeepsItsData(t *testing.T) {
 	if es, ok := c.entriesAfter(all[9].Zxid, 0); !ok || len(es) != 90 {
 		t.Fatalf("entriesAfter = %d entries, %v; want the 90 after the tenth", len(es), ok)
 	}
-	c.Advance(Ready{Entries: all[50:]})
-	c.advanceCommit(all[99].Zxid)
-	c.log.evict(min(c.delivered, c.durable), 10, 1<<20)
+	c.Advance(Ready{Entries: all[50:]}) // the rest is on disk: memory may drop it now
 	if len(c.log.tail) > 15 {
 		t.Fatalf("%d entries keep their data once all are durable; want at most 15", len(c.log.tail))
 	}
