@@ -1,13 +1,11 @@
 package zab
 
 import (
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"zablab/internal/wait"
-	"zablab/zab/storage"
 )
 
 // The leader's own proposal, committed by the followers' ACKs while its
@@ -15,31 +13,13 @@ import (
 // in every stage: the StageBoard must hold its stamps during Deliver, as
 // it did when the fsync ran before any delivery.
 func TestLeaderStagesWhenCommittedBeforeOwnFsync(t *testing.T) {
-	var mu sync.Mutex
-	logs := map[string]*gatedLog{}
-	openStore = func(logDir, snapDir string) (*storage.Store, error) {
-		st, err := storage.OpenFileStore(logDir, snapDir)
-		if err == nil {
-			g := &gatedLog{Log: st.Log}
-			st.Log = g
-			mu.Lock()
-			logs[logDir] = g
-			mu.Unlock()
-		}
-		return st, err
-	}
-	t.Cleanup(func() { openStore = storage.OpenFileStore })
+	gateOf := gateLogs(t)
 	e := newEnsemble(t, 3)
 	defer e.stopAll()
 	e.startAll()
 	e.commit(1, "first")
 	l := e.leader()
-	mu.Lock()
-	g := logs[filepath.Clean(e.cfgs[l-1].DataLogDir)]
-	mu.Unlock()
-	if g == nil {
-		t.Fatalf("no log for peer %d", l)
-	}
+	g := gateOf(e.cfgs[l-1].DataLogDir)
 	app := e.apps[l-1]
 	board := StageBoardOf(uint64(l))
 	type seen struct {
@@ -73,6 +53,9 @@ func TestLeaderStagesWhenCommittedBeforeOwnFsync(t *testing.T) {
 	g.open()
 	smu.Lock()
 	defer smu.Unlock()
+	if len(got) == 0 || got[len(got)-1].m != "while the leader syncs" {
+		t.Fatalf("deliveries seen by the hook: %v; want the one made while the leader synced last", got)
+	}
 	for _, s := range got {
 		if !s.ok {
 			t.Errorf("leader delivered its own %q with no stages on its StageBoard (Lookup false)", s.m)

@@ -52,11 +52,9 @@ func (l *gatedLog) open() {
 	}
 }
 
-// The leader's own fsync used to hold its protocol goroutine: the
-// followers' ACKs, which make a quorum without it, waited until its disk
-// was done. With the disk writer the leader commits, delivers and sends
-// COMMIT while its fsync is still under way.
-func TestLeaderCommitsWhileItsOwnFsyncWaits(t *testing.T) {
+// gateLogs wraps the log of every store the test opens in a gatedLog; the
+// function it returns finds the one of a log folder.
+func gateLogs(t *testing.T) func(logDir string) *gatedLog {
 	var mu sync.Mutex
 	logs := map[string]*gatedLog{}
 	openStore = func(logDir, snapDir string) (*storage.Store, error) {
@@ -65,23 +63,36 @@ func TestLeaderCommitsWhileItsOwnFsyncWaits(t *testing.T) {
 			g := &gatedLog{Log: st.Log}
 			st.Log = g
 			mu.Lock()
-			logs[logDir] = g
+			logs[filepath.Clean(logDir)] = g
 			mu.Unlock()
 		}
 		return st, err
 	}
 	t.Cleanup(func() { openStore = storage.OpenFileStore })
+	return func(logDir string) *gatedLog {
+		t.Helper()
+		mu.Lock()
+		defer mu.Unlock()
+		g := logs[filepath.Clean(logDir)]
+		if g == nil {
+			t.Fatalf("no log was opened in %s", logDir)
+		}
+		return g
+	}
+}
+
+// The leader's own fsync used to hold its protocol goroutine: the
+// followers' ACKs, which make a quorum without it, waited until its disk
+// was done. With the disk writer the leader commits, delivers and sends
+// COMMIT while its fsync is still under way.
+func TestLeaderCommitsWhileItsOwnFsyncWaits(t *testing.T) {
+	gateOf := gateLogs(t)
 	e := newEnsemble(t, 3)
 	defer e.stopAll()
 	e.startAll()
 	first := e.commit(1, "first")
 	l := e.leader()
-	mu.Lock()
-	g := logs[filepath.Clean(e.cfgs[l-1].DataLogDir)]
-	mu.Unlock()
-	if g == nil {
-		t.Fatalf("no log opened for peer %d's %s", l, e.cfgs[l-1].DataLogDir)
-	}
+	g := gateOf(e.cfgs[l-1].DataLogDir)
 	g.close()
 	defer g.open() // before stopAll: Shutdown waits for the write under way
 	e.propose(l, "while the leader syncs")
