@@ -27,5 +27,5 @@ run5: run-bins ## the 5-peer ensemble of testdata/ensemble5 (client ports 15181.
 
 cli: ## the mwzk-cli shell on make run's ensemble; CMD="ls /" runs one command, SERVER=host:port,... another ensemble
 	@mkdir -p bin
-	$(GO) build -o bin/ ./cmd/mwzk-cli
-	./bin/mwzk-cli -server $(SERVER) $(CMD)
+	@$(GO) build -o bin/ ./cmd/mwzk-cli
+	@./bin/mwzk-cli -server $(SERVER) $(CMD)
