@@ -39,7 +39,15 @@ type diskWriter struct {
 	exited   chan struct{}
 	inflight []*diskJob     // owned by node.run: handed in and not yet finished
 	held     map[uint64]int // owned by node.run: messages per peer the inflight jobs hold
+	bytes    int            // owned by node.run: entry data in the inflight jobs
 }
+
+// maxInflightBytes bounds the entry data handed to the writer and not yet
+// durable: beyond it node.run waits for the disk, as it did before the
+// writer, so a disk slower than the commit rate pushes back (a stalled
+// peer's transport queues drop what it cannot take, and the leader
+// resends) instead of memory growing. A variable for tests.
+var maxInflightBytes = 8 << 20
 
 func startDiskWriter(log storage.Log) *diskWriter {
 	w := &diskWriter{log: log, kick: make(chan struct{}, 1), done: make(chan diskDone, 1),
@@ -60,6 +68,7 @@ func (w *diskWriter) hand(j *diskJob) {
 	for i := range j.later {
 		w.held[j.later[i].To]++
 	}
+	w.bytes += entryBytes(j.rd.Entries)
 	w.mu.Lock()
 	w.queue = append(w.queue, j)
 	w.mu.Unlock()
@@ -76,6 +85,7 @@ func (w *diskWriter) holds(id uint64) bool { return w.held[id] > 0 }
 // finish forgets the oldest n inflight jobs, which are durable now.
 func (w *diskWriter) finish(n int) {
 	for _, j := range w.inflight[:n] {
+		w.bytes -= entryBytes(j.rd.Entries)
 		for i := range j.later {
 			if w.held[j.later[i].To]--; w.held[j.later[i].To] == 0 {
 				delete(w.held, j.later[i].To)
@@ -153,6 +163,16 @@ func (n *node) pipeline(rd core.Ready) {
 		return
 	}
 	n.disk.hand(j)
+	if n.disk.bytes > maxInflightBytes {
+		n.drain()
+	}
+}
+
+func entryBytes(es []core.Entry) (n int) {
+	for i := range es {
+		n += len(es[i].Data)
+	}
+	return n
 }
 
 // finished takes the writer's answer: the jobs are durable now.

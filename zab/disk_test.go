@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -179,4 +180,49 @@ func delivered(app *recorder, m string, d time.Duration) bool {
 		<-time.After(time.Millisecond)
 	}
 	return false
+}
+
+// A follower whose disk stalls must not take entries without bound: beyond
+// maxInflightBytes its goroutine waits for the disk, as before the disk
+// writer, and the leader goes on with the other follower.
+func TestStalledDiskBoundsTheEntriesInFlight(t *testing.T) {
+	old := maxInflightBytes
+	maxInflightBytes = 1 << 20
+	t.Cleanup(func() { maxInflightBytes = old })
+	gateOf := gateLogs(t)
+	e := newEnsemble(t, 3)
+	defer e.stopAll()
+	e.startAll()
+	e.commit(1, "first")
+	l := e.leader()
+	f := l%3 + 1
+	g := gateOf(e.cfgs[f-1].DataLogDir)
+	g.close()
+	defer g.open() // before stopAll: Shutdown waits for the write under way
+	value := strings.Repeat("v", 256<<10)
+	var sent []string
+	for k := range 24 { // 6 MiB, one at a time: no batch carries more than one
+		m := fmt.Sprintf("big%d-%s", k, value)
+		e.propose(l, m)
+		if !delivered(e.apps[l-1], m, 10*time.Second) {
+			t.Fatalf("the leader never delivered big%d with one follower's disk stalled", k)
+		}
+		sent = append(sent, m)
+	}
+	// The stalled follower was handed entries while its disk waited only
+	// up to the bound: then its goroutine waited too, and it delivered no
+	// more of what the leader and the other follower committed.
+	got, _ := e.apps[f-1].snapshot()
+	took := 0
+	for _, m := range got {
+		if strings.HasPrefix(m, "big") {
+			took++
+		}
+	}
+	g.open()
+	wait.For(t, "everything everywhere once the disk is back", 20*time.Second, func() bool { return e.allHave(sent...) })
+	if most := maxInflightBytes/len(value) + 2; took > most {
+		t.Fatalf("the follower whose disk stalled delivered %d of the %d big entries meanwhile; want at most %d", took, len(sent), most)
+	}
+	t.Logf("the follower whose disk stalled delivered %d of %d big entries meanwhile", took, len(sent))
 }
