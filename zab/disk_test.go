@@ -1,6 +1,7 @@
 package zab
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -15,12 +16,14 @@ import (
 )
 
 // gatedLog holds Sync while its gate is shut, as a disk that takes long to
-// flush.
+// flush; with fail set, a Sync that passes the gate fails, as a disk that
+// dies during a long flush.
 type gatedLog struct {
 	storage.Log
 	mu      sync.Mutex
 	shut    chan struct{} // nil: open
 	entered chan struct{} // closed when a Sync waits at the shut gate
+	fail    bool
 }
 
 func (l *gatedLog) Sync() error {
@@ -34,6 +37,12 @@ func (l *gatedLog) Sync() error {
 			close(entered)
 		}
 		<-gate
+	}
+	l.mu.Lock()
+	fail := l.fail
+	l.mu.Unlock()
+	if fail {
+		return errors.New("injected: the disk died during fsync")
 	}
 	return l.Log.Sync()
 }

@@ -1,55 +1,21 @@
 package zab
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"zablab/internal/wait"
-	"zablab/zab/storage"
 	"zablab/zab/trace"
 )
-
-// failingLog holds Sync at a gate and then fails it, as a disk that dies
-// during a long flush.
-type failingLog struct {
-	*gatedLog
-	mu   sync.Mutex
-	fail bool
-}
-
-func (l *failingLog) Sync() error {
-	err := l.gatedLog.Sync()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.fail {
-		return errors.New("injected: the disk died during fsync")
-	}
-	return err
-}
 
 // A follower's callbacks run before its disk writer syncs the batch: the
 // trace must record the deliveries then, not once the fsync is done, or a
 // write that never completes (a storage error, or Shutdown dropping the
 // job) leaves a delivery the application got out of the trace.
 func TestTraceRecordsEveryDeliveryTheApplicationGot(t *testing.T) {
-	var mu sync.Mutex
-	logs := map[string]*failingLog{}
-	openStore = func(logDir, snapDir string) (*storage.Store, error) {
-		st, err := storage.OpenFileStore(logDir, snapDir)
-		if err == nil {
-			g := &failingLog{gatedLog: &gatedLog{Log: st.Log}}
-			st.Log = g
-			mu.Lock()
-			logs[filepath.Clean(logDir)] = g
-			mu.Unlock()
-		}
-		return st, err
-	}
-	t.Cleanup(func() { openStore = storage.OpenFileStore })
+	gateOf := gateLogs(t)
 	e := newEnsemble(t, 3)
 	dir := t.TempDir()
 	for i := range e.cfgs {
@@ -61,9 +27,7 @@ func TestTraceRecordsEveryDeliveryTheApplicationGot(t *testing.T) {
 	e.commit(1, "first")
 	l := e.leader()
 	f := l%3 + 1 // a follower
-	mu.Lock()
-	g := logs[filepath.Clean(e.cfgs[f-1].DataLogDir)]
-	mu.Unlock()
+	g := gateOf(e.cfgs[f-1].DataLogDir)
 	g.close()
 	defer g.open()
 	e.propose(l, "x")
