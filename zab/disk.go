@@ -16,6 +16,7 @@ import (
 type diskJob struct {
 	rd    core.Ready
 	later []core.Message
+	bytes int // entry data, for the bound on what waits for the disk
 }
 
 // diskDone is the writer's answer for the jobs it made durable together.
@@ -37,9 +38,9 @@ type diskWriter struct {
 	done     chan diskDone
 	stop     chan struct{}
 	exited   chan struct{}
-	inflight []*diskJob     // owned by node.run: handed in and not yet finished
-	held     map[uint64]int // owned by node.run: messages per peer the inflight jobs hold
-	bytes    int            // owned by node.run: entry data in the inflight jobs
+	inflight []*diskJob // owned by node.run: handed in and not yet finished
+	held     core.Held  // owned by node.run: the inflight jobs' late messages per peer
+	bytes    int        // owned by node.run: entry data in the inflight jobs
 }
 
 // maxInflightBytes bounds the entry data handed to the writer and not yet
@@ -51,7 +52,7 @@ var maxInflightBytes = 8 << 20
 
 func startDiskWriter(log storage.Log) *diskWriter {
 	w := &diskWriter{log: log, kick: make(chan struct{}, 1), done: make(chan diskDone, 1),
-		stop: make(chan struct{}), exited: make(chan struct{}), held: map[uint64]int{}}
+		stop: make(chan struct{}), exited: make(chan struct{}), held: core.Held{}}
 	go w.loop()
 	return w
 }
@@ -65,10 +66,8 @@ func (w *diskWriter) close() {
 
 func (w *diskWriter) hand(j *diskJob) {
 	w.inflight = append(w.inflight, j)
-	for i := range j.later {
-		w.held[j.later[i].To]++
-	}
-	w.bytes += entryBytes(j.rd.Entries)
+	w.held.Add(j.later)
+	w.bytes += j.bytes
 	w.mu.Lock()
 	w.queue = append(w.queue, j)
 	w.mu.Unlock()
@@ -78,19 +77,11 @@ func (w *diskWriter) hand(j *diskJob) {
 	}
 }
 
-// holds reports whether a job in flight holds a message to peer id: a newer
-// message to it must wait behind that one.
-func (w *diskWriter) holds(id uint64) bool { return w.held[id] > 0 }
-
 // finish forgets the oldest n inflight jobs, which are durable now.
 func (w *diskWriter) finish(n int) {
 	for _, j := range w.inflight[:n] {
-		w.bytes -= entryBytes(j.rd.Entries)
-		for i := range j.later {
-			if w.held[j.later[i].To]--; w.held[j.later[i].To] == 0 {
-				delete(w.held, j.later[i].To)
-			}
-		}
+		w.bytes -= j.bytes
+		w.held.Release(j.later)
 	}
 	w.inflight = slices.Delete(w.inflight, 0, n)
 }
@@ -142,16 +133,9 @@ func (w *diskWriter) write(jobs []*diskJob) error {
 // quorum's durable ACKs committed before), and the entries go to the disk
 // writer with the messages that must wait for them.
 func (n *node) pipeline(rd core.Ready) {
-	now, later := n.split.Split(rd.Messages)
-	j := &diskJob{rd: rd}
-	for i := range now {
-		if n.disk.holds(now[i].To) {
-			j.later = append(j.later, now[i])
-		} else {
-			n.send(now[i : i+1])
-		}
-	}
-	j.later = append(j.later, later...) // Split reuses its buffers
+	now, later := n.split.SplitBehind(rd.Messages, n.disk.held)
+	n.send(now)
+	j := &diskJob{rd: rd, later: slices.Clone(later), bytes: entryBytes(rd.Entries)} // Split reuses its buffers
 	n.stages.ordered(rd.Entries, n.cfg.ID, n.inc, mono())
 	ok := n.deliverOrStop(rd.Events)
 	n.trace.events(&rd) // the application has them now, whatever the disk does

@@ -89,9 +89,36 @@ type Splitter struct {
 
 // Split returns the early and the late messages of ms.
 func (s *Splitter) Split(ms []Message) (now, later []Message) {
+	return s.SplitBehind(ms, nil)
+}
+
+// Held counts, per destination, the late messages of pipelined Readys that
+// still wait for their disk write.
+type Held map[uint64]int
+
+// Add counts ms as held.
+func (h Held) Add(ms []Message) {
+	for i := range ms {
+		h[ms[i].To]++
+	}
+}
+
+// Release forgets ms, which have been sent.
+func (h Held) Release(ms []Message) {
+	for i := range ms {
+		if h[ms[i].To]--; h[ms[i].To] <= 0 {
+			delete(h, ms[i].To)
+		}
+	}
+}
+
+// SplitBehind is Split for a Ready pipelined behind others: a message to a
+// peer that held counts waits too, so the order per destination holds
+// across Readys.
+func (s *Splitter) SplitBehind(ms []Message, held Held) (now, later []Message) {
 	s.now, s.later, s.held = s.now[:0], s.later[:0], s.held[:0]
 	for _, m := range ms {
-		if MayLeaveEarly(m) && !slices.Contains(s.held, m.To) {
+		if MayLeaveEarly(m) && held[m.To] == 0 && !slices.Contains(s.held, m.To) {
 			s.now = append(s.now, m)
 			continue
 		}

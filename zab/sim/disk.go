@@ -1,6 +1,10 @@
 package sim
 
-import "zablab/zab/core"
+import (
+	"slices"
+
+	"zablab/zab/core"
+)
 
 // The runtime hands a broadcast Ready (one that only appends entries, in
 // phase Broadcast) to a disk goroutine and goes on: its early messages
@@ -24,32 +28,14 @@ func (w *world) pipelines() bool {
 
 // hand carries out rd's early part and queues the rest behind the disk.
 func (w *world) hand(p *peer, rd core.Ready) {
-	now, later := p.split.Split(rd.Messages)
-	j := diskJob{rd: rd}
+	now, later := p.split.SplitBehind(rd.Messages, p.held)
+	j := diskJob{rd: rd, later: slices.Clone(later)} // Split reuses its buffers
 	w.recordState(p)
-	for i := range now {
-		if p.holds(now[i].To) {
-			j.later = append(j.later, now[i])
-		} else {
-			w.sendAll(now[i : i+1])
-		}
-	}
-	j.later = append(j.later, later...) // Split reuses its buffers
+	w.sendAll(now)
+	p.held.Add(j.later)
 	_ = p.mlog.Append(rd.Entries)
 	p.jobs = append(p.jobs, j)
 	w.apply(p, rd.Events)
-}
-
-// holds reports whether a queued job holds a message to peer id.
-func (p *peer) holds(id uint64) bool {
-	for _, j := range p.jobs {
-		for i := range j.later {
-			if j.later[i].To == id {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // fsync finishes p's queued jobs: their entries become durable, their held
@@ -61,6 +47,7 @@ func (w *world) fsync(p *peer) {
 	_ = p.mlog.Sync()
 	jobs := p.jobs
 	p.jobs = nil
+	clear(p.held)
 	for i := range jobs {
 		w.recordReady(p, &jobs[i].rd)
 		w.sendAll(jobs[i].later)

@@ -18,6 +18,7 @@ func (w *world) start(p *peer) {
 	}
 	p.inc++
 	p.pausedTo = 0
+	p.jobs, p.held = nil, core.Held{}
 	p.syncNeed = map[uint64]int{}
 	p.own, p.syncOwn = map[uint64]bool{}, map[uint64][]uint64{}
 	p.app.list = nil

@@ -131,6 +131,7 @@ type peer struct {
 	syncOwn  map[uint64][]uint64
 	split    core.Splitter
 	jobs     []diskJob // broadcast Readys waiting for their fsync (sim/disk.go)
+	held     core.Held // their late messages per destination
 	maxCount uint32
 }
 
