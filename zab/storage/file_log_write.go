@@ -238,8 +238,10 @@ func (l *FileLog) RemoveBefore(z core.Zxid) error {
 	for i, seg := range gone {
 		paths[i] = seg.path
 	}
-	retired, err := retire(l.dir, paths)
-	l.release.add(retired)
+	retired, durable, err := retire(l.dir, paths)
+	if durable {
+		l.release.add(retired)
+	} // else the renamed files wait for the next opening: whole, in or out of the log
 	if err != nil {
 		// The files not renamed are whole log files still: back into the
 		// log, so a later RemoveBefore tries them again.

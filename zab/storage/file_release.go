@@ -29,20 +29,26 @@ const (
 // retire renames the log files at paths, oldest first, out of the log and
 // makes that durable: from then on no reader or recovery sees them, and a
 // crash midway leaves a suffix of the log that still holds everything
-// newer. It returns the new names of the files it renamed.
-func retire(dir string, paths []string) ([]string, error) {
-	var out []string
+// newer. It returns the new names of the files it renamed, and whether the
+// renames are durable: only then may the releaser shrink them, since a
+// lost rename must not bring back a cut log file.
+func retire(dir string, paths []string) (renamed []string, durable bool, err error) {
 	for _, p := range paths {
 		to := filepath.Join(dir, releasePrefix+filepath.Base(p))
-		if err := os.Rename(p, to); err != nil {
-			// What was renamed must be durably so before the releaser
-			// shrinks it: a lost rename must not bring back a cut log file.
-			return out, errors.Join(fmt.Errorf("storage: remove log file: %w", err), syncDir(dir))
+		if err = os.Rename(p, to); err != nil {
+			err = fmt.Errorf("storage: remove log file: %w", err)
+			break
 		}
-		out = append(out, to)
+		renamed = append(renamed, to)
 	}
-	return out, syncDir(dir)
+	if serr := syncRetired(dir); serr != nil {
+		return renamed, false, errors.Join(err, serr)
+	}
+	return renamed, true, err
 }
+
+// syncRetired makes the renames durable; a test makes it fail.
+var syncRetired = syncDir
 
 // releaser deletes retired files in the background, oldest first.
 type releaser struct {

@@ -61,7 +61,7 @@ func TestRetiredFilesOfACrashGoAtOpening(t *testing.T) {
 	oldest := l.segs[0].path
 	z := l.segs[1].first - 1
 	closeLog(t, l)
-	if _, err := retire(dir, []string{oldest}); err != nil {
+	if _, _, err := retire(dir, []string{oldest}); err != nil {
 		t.Fatal(err)
 	}
 	garbage := filepath.Join(dir, releasePrefix+"log.00000001000000ff")
@@ -215,4 +215,36 @@ func TestFilesNotRetiredStayInTheLog(t *testing.T) {
 			t.Errorf("log file %s below %v is still there after a second RemoveBefore", name, z)
 		}
 	}
+}
+
+// A rename that is not durable may be lost in a crash, bringing the file
+// back into the log: the releaser must not have cut it meanwhile. Such
+// files wait, whole, for the next opening.
+func TestRenamesNotDurableAreNotReleased(t *testing.T) {
+	dir := t.TempDir()
+	l := openLog(t, dir, smallFiles)
+	es := testEntries(1, 1, 60)
+	writeLog(t, l, es)
+	z := l.segs[3].first - 1 // the two oldest files lie wholly at or below z
+	syncRetired = func(string) error { return errors.New("injected: the folder's fsync failed") }
+	err := l.RemoveBefore(z)
+	syncRetired = syncDir
+	if err == nil {
+		t.Fatal("RemoveBefore succeeded although the renames were not made durable")
+	}
+	l.release.mu.Lock()
+	queued, running := len(l.release.queue), l.release.running
+	l.release.mu.Unlock()
+	retired := retiredFiles(t, dir)
+	if queued != 0 || running || len(retired) != 2 {
+		t.Fatalf("after a failed folder fsync: %d files queued for release (running %v), retired files on disk %v; want none queued and 2 whole files left",
+			queued, running, retired)
+	}
+	closeLog(t, l)
+	l = openLog(t, dir, smallFiles)
+	defer closeLog(t, l)
+	if r := retiredFiles(t, dir); len(r) != 0 {
+		t.Errorf("retired files still there after opening: %v", r)
+	}
+	checkEntries(t, l, z, entriesAbove(es, z))
 }
