@@ -35,6 +35,12 @@ type Config struct {
 	InitLimit   int           // initLimit in ticks (default 10)
 	SyncLimit   int           // syncLimit in ticks (default 5)
 	SnapCount   int           // snapCount: deliveries between snapshots (default 100000)
+	// SkipFsync (forceSync=no; the default is yes) makes the log's group
+	// commit write without fsync, as ZooKeeper's forceSync=no: an ACK then
+	// vouches for the page cache, not the disk, so a machine crash (not a
+	// process crash) can lose acknowledged writes. For benchmarks that
+	// leave the disk out; see storage.FileLog.SetForceSync.
+	SkipFsync bool
 	// TraceFile (trace.file) is where the peer writes its trace for
 	// zab-trace (package zab/trace); empty: no trace. TraceMaxBytes
 	// (trace.maxMB, in MiB, default 64) bounds the file.
@@ -111,6 +117,9 @@ func ConfigFromProperties(p *properties.Properties, single bool) (Config, error)
 		return c, p.Errorf("dataLogDir", ErrConfig, "is required: the folder of the transaction log")
 	}
 	c.DataSnapDir = p.Path("dataSnapDir", c.DataLogDir)
+	if err := c.readForceSync(p); err != nil {
+		return c, err
+	}
 	if err := c.readTrace(p); err != nil {
 		return c, err
 	}
@@ -227,6 +236,24 @@ func (c *Config) readTuning(p *properties.Properties) error {
 		if *k.dst < k.min {
 			return p.Errorf(k.key, ErrConfig, "must be at least %d, got %d", k.min, *k.dst)
 		}
+	}
+	return nil
+}
+
+// KeyForceSync is ZooKeeper's forceSync: yes (the default) or no.
+const KeyForceSync = "forceSync"
+
+// readForceSync reads forceSync: yes (the default) or no, as ZooKeeper
+// spells it. ZooKeeper reads every value but "no" as yes; a typo such as
+// "No " or "false" would then keep the fsync the operator meant to turn
+// off (or the reverse), so anything else is an error here.
+func (c *Config) readForceSync(p *properties.Properties) error {
+	switch v := p.String(KeyForceSync, "yes"); v {
+	case "yes":
+	case "no":
+		c.SkipFsync = true
+	default:
+		return p.Errorf(KeyForceSync, ErrConfig, "want yes or no, got %q", v)
 	}
 	return nil
 }

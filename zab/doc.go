@@ -75,7 +75,9 @@
 // myid, peer<i>=host:port[:observer], dataLogDir (required), dataSnapDir
 // (default: dataLogDir), tickTime (ms, default 2000), initLimit (ticks,
 // default 10), syncLimit (ticks, default 5), snapCount (deliveries between
-// snapshots, default 100000), and the logging keys log.level, log.file,
+// snapshots, default 100000), forceSync (yes, the default, or no: the log
+// is written but never fsynced, as ZooKeeper's forceSync=no; for
+// measuring only), and the logging keys log.level, log.file,
 // log.format (package logging). Every bad key or value is an error naming
 // the key, the file and the line, peer addresses must be host:port with a
 // numeric port, and a key that differs from a known one only in case

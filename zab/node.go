@@ -130,6 +130,10 @@ func (n *node) open() error {
 		return fmt.Errorf("%w: %w", ErrStorage, err)
 	}
 	n.store = st
+	if fl, ok := st.Log.(*storage.FileLog); ok && n.cfg.SkipFsync {
+		fl.SetForceSync(false)
+		n.lg.Warn("forceSync=no: the log is not fsynced; a machine crash can lose acknowledged writes")
+	}
 	restored, snap, err := st.Restore()
 	for _, w := range st.Warnings() { // known only once Restore has read
 		n.lg.Warn("storage repaired on start: " + w)

@@ -90,7 +90,7 @@ func TestFlagsRefuseNonsense(t *testing.T) {
 		}
 	}
 	o, err := parseFlags(nil, &bytes.Buffer{})
-	if err != nil || o.ticks != (ticks{2000, 10, 5}) || o.runs != 2 {
+	if err != nil || o.set != (settings{2000, 10, 5, false}) || o.runs != 2 {
 		t.Errorf("defaults: %+v, %v; want ZooKeeper's ticks and two runs", o, err)
 	}
 }

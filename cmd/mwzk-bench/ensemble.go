@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,8 +24,14 @@ type ensemble interface {
 	stop()
 }
 
-// ticks are the settings both systems run with: ZooKeeper's defaults.
-type ticks struct{ tickTime, initLimit, syncLimit int }
+// settings are what both systems run with: ZooKeeper's defaults, unless
+// the flags say otherwise. noFsync is forceSync=no on both (ZooKeeper's
+// system property zookeeper.forceSync, our peers' key forceSync): the
+// logs are written but not fsynced, which shows what the disk costs.
+type settings struct {
+	tickTime, initLimit, syncLimit int
+	noFsync                        bool
+}
 
 // jvmFlags run ZooKeeper as zkServer.sh does: its default heap of 1000 MiB
 // and the full JIT (the tests' C1-only quick start would slow it down).
@@ -32,17 +39,26 @@ var jvmFlags = []string{"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xmx10
 
 type zkEnsemble struct{ servers []*realzk.Server }
 
-func startZK(dir string, t ticks) (ensemble, error) {
+func startZK(dir string, t settings) (ensemble, error) {
 	pp, err := ports.Free(9)
 	if err != nil {
 		return nil, err
 	}
 	all, err := realzk.StartEnsembleWith(dir, pp, 3, realzk.Settings{
-		TickTime: t.tickTime, InitLimit: t.initLimit, SyncLimit: t.syncLimit, JVMFlags: jvmFlags})
+		TickTime: t.tickTime, InitLimit: t.initLimit, SyncLimit: t.syncLimit, JVMFlags: zkFlags(t)})
 	if err != nil {
 		return nil, err
 	}
 	return &zkEnsemble{servers: all}, nil
+}
+
+// zkFlags are the JVM flags of ZooKeeper's servers under t.
+func zkFlags(t settings) []string {
+	flags := slices.Clip(jvmFlags)
+	if t.noFsync {
+		flags = append(flags, "-Dzookeeper.forceSync=no")
+	}
+	return flags
 }
 
 func (z *zkEnsemble) addrs() []string {
@@ -78,24 +94,16 @@ type ourEnsemble struct {
 
 var errNotServing = errors.New("not serving")
 
-func startOurs(bin, dir string, t ticks) (ensemble, error) {
+func startOurs(bin, dir string, t settings) (ensemble, error) {
 	pp, err := ports.Free(9) // 3 peer ports, 3 client ports, 3 metrics ports
 	if err != nil {
 		return nil, err
 	}
 	o := &ourEnsemble{}
 	for i := 1; i <= 3; i++ {
-		var b strings.Builder
-		fmt.Fprintf(&b, "myid=%d\nclientPort=%d\ndataLogDir=peer%d/log\ndataSnapDir=peer%d/snap\n", i, pp[2+i], i, i)
-		for j := 1; j <= 3; j++ {
-			fmt.Fprintf(&b, "peer%d=127.0.0.1:%d\n", j, pp[j-1])
-		}
-		fmt.Fprintf(&b, "tickTime=%d\ninitLimit=%d\nsyncLimit=%d\nmaxClientCnxns=0\n4lw.commands.whitelist=*\nlog.level=WARN\n",
-			t.tickTime, t.initLimit, t.syncLimit)
-		fmt.Fprintf(&b, "metricsProvider.httpPort=%d\n", pp[5+i]) // the write stages' table reads the leader's
 		o.metrics = append(o.metrics, fmt.Sprintf("http://127.0.0.1:%d/metrics", pp[5+i]))
 		file := filepath.Join(dir, fmt.Sprintf("peer%d.properties", i))
-		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(file, []byte(ourProperties(i, pp, t)), 0o644); err != nil {
 			return nil, fmt.Errorf("bench: write %s: %w", file, err)
 		}
 		o.files = append(o.files, file)
@@ -174,4 +182,21 @@ func leader(e ensemble, d time.Duration) (int, error) {
 		time.Sleep(50 * time.Millisecond) // polling srvr: nothing to wait on
 	}
 	return -1, fmt.Errorf("bench: no server of %v says Mode: leader after %v", e.addrs(), d)
+}
+
+// ourProperties is server i's properties file under t; pp are the 9 ports
+// (3 peer ports, 3 client ports, 3 metrics ports).
+func ourProperties(i int, pp []int, t settings) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "myid=%d\nclientPort=%d\ndataLogDir=peer%d/log\ndataSnapDir=peer%d/snap\n", i, pp[2+i], i, i)
+	for j := 1; j <= 3; j++ {
+		fmt.Fprintf(&b, "peer%d=127.0.0.1:%d\n", j, pp[j-1])
+	}
+	fmt.Fprintf(&b, "tickTime=%d\ninitLimit=%d\nsyncLimit=%d\nmaxClientCnxns=0\n4lw.commands.whitelist=*\nlog.level=WARN\n",
+		t.tickTime, t.initLimit, t.syncLimit)
+	if t.noFsync {
+		b.WriteString("forceSync=no\n")
+	}
+	fmt.Fprintf(&b, "metricsProvider.httpPort=%d\n", pp[5+i]) // the write stages' table reads the leader's
+	return b.String()
 }

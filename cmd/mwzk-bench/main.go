@@ -21,7 +21,7 @@ type options struct {
 	systems                          []string
 	runs, trials                     int
 	duration, warmup                 time.Duration
-	ticks                            ticks
+	set                              settings
 }
 
 func main() {
@@ -53,9 +53,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.out, "out", "bench-results.json", "write the results here, for a later --baseline")
 	fs.StringVar(&o.baseline, "baseline", "", "compare with the results a former run wrote")
 	fs.StringVar(&o.dir, "dir", "", "data folders of the ensembles (default: a temporary folder, removed at the end)")
-	fs.IntVar(&o.ticks.tickTime, "tick-time", 2000, "tickTime of both systems, in ms")
-	fs.IntVar(&o.ticks.initLimit, "init-limit", 10, "initLimit of both systems, in ticks")
-	fs.IntVar(&o.ticks.syncLimit, "sync-limit", 5, "syncLimit of both systems, in ticks")
+	fs.IntVar(&o.set.tickTime, "tick-time", 2000, "tickTime of both systems, in ms")
+	fs.IntVar(&o.set.initLimit, "init-limit", 10, "initLimit of both systems, in ticks")
+	fs.IntVar(&o.set.syncLimit, "sync-limit", 5, "syncLimit of both systems, in ticks")
+	fs.BoolVar(&o.set.noFsync, "no-fsync", false, "forceSync=no on both systems: logs written, never fsynced (shows what the disk costs; not durable)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "mwzk-bench: our 3-server ensemble side by side with Apache ZooKeeper's, on this machine")
 		fmt.Fprintln(stderr, "usage: mwzk-bench [flags]")
@@ -143,14 +144,18 @@ func start(o options, sys, dir string) (ensemble, error) {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	if sys == "zookeeper" {
-		return startZK(dir, o.ticks)
+		return startZK(dir, o.set)
 	}
-	return startOurs(o.server, dir, o.ticks)
+	return startOurs(o.server, dir, o.set)
 }
 
 // measure runs the loads, memory and failovers of one system once.
 func measure(o options, rep *report, sys string, run int, dir string, w io.Writer) error {
-	fmt.Fprintf(w, "run %d/%d, %s: starting 3 servers (tickTime %d) in %s\n", run, o.runs, sys, o.ticks.tickTime, dir)
+	fsync := ""
+	if o.set.noFsync {
+		fsync = ", forceSync=no"
+	}
+	fmt.Fprintf(w, "run %d/%d, %s: starting 3 servers (tickTime %d%s) in %s\n", run, o.runs, sys, o.set.tickTime, fsync, dir)
 	e, err := start(o, sys, filepath.Join(dir, "loads"))
 	if err != nil {
 		return err

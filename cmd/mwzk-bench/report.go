@@ -19,6 +19,7 @@ type report struct {
 	Go        string        `json:"go"`
 	CPUs      int           `json:"cpus"`
 	TickTime  int           `json:"tickTimeMs"`
+	NoFsync   bool          `json:"noFsync,omitempty"` // forceSync=no on both
 	Duration  string        `json:"durationPerLoad"`
 	Runs      int           `json:"runs"`
 	Loads     []loadRow     `json:"loads"`
@@ -56,7 +57,7 @@ type failoverRow struct {
 
 func newReport(o options) *report {
 	return &report{Date: time.Now().UTC().Format(time.RFC3339), Go: runtime.Version(), CPUs: runtime.NumCPU(),
-		TickTime: o.ticks.tickTime, Duration: o.duration.String(), Runs: o.runs}
+		TickTime: o.set.tickTime, NoFsync: o.set.noFsync, Duration: o.duration.String(), Runs: o.runs}
 }
 
 func (r *report) add(sys string, run int, name string, s sample) {
@@ -105,7 +106,11 @@ func (r *report) row(sys string, run int, load string) (loadRow, bool) {
 // and how far the two runs of one system lie apart (the noise). A bench of
 // one system has no table; its lines per load said it all.
 func (r *report) print(w io.Writer) {
-	fmt.Fprintf(w, "\n3 servers each, tickTime %d ms, %s per load, %d CPUs, %s; ratio = ours / ZooKeeper\n\n", r.TickTime, r.Duration, r.CPUs, r.Go)
+	fsync := ""
+	if r.NoFsync {
+		fsync = ", forceSync=no (logs never fsynced)"
+	}
+	fmt.Fprintf(w, "\n3 servers each, tickTime %d ms%s, %s per load, %d CPUs, %s; ratio = ours / ZooKeeper\n\n", r.TickTime, fsync, r.Duration, r.CPUs, r.Go)
 	rows, ratios := r.tableRows()
 	if len(rows) == 0 {
 		fmt.Fprintln(w, "no load was measured on both systems: no ratios (the numbers per load are above)")
@@ -222,6 +227,9 @@ func (r *report) compare(file string, w io.Writer) error {
 	var base report
 	if err := json.Unmarshal(b, &base); err != nil {
 		return fmt.Errorf("baseline %s: %w", file, err)
+	}
+	if base.NoFsync != r.NoFsync {
+		fmt.Fprintf(w, "\nthe baseline %s ran with --no-fsync %v, this run with %v: the two measure different things\n", file, base.NoFsync, r.NoFsync)
 	}
 	fmt.Fprintf(w, "\nagainst the baseline %s (%s): ops/s now / then\n\n| load | ZooKeeper | ours | ratio then → now |\n|---|---|---|---|\n", file, base.Date)
 	for _, l := range loads {

@@ -89,7 +89,8 @@ type FileLog struct {
 	repaired string
 	err      error // sticky write error
 	closed   bool
-	syncs    int // data fsyncs issued; tests use it to check group commit
+	syncs    int  // data fsyncs issued; tests use it to check group commit
+	noFsync  bool // forceSync=no: Sync writes but does not fsync
 }
 
 // fileWriter writes at an explicit offset, so the file's own position does

@@ -138,12 +138,34 @@ func (l *FileLog) syncLocked() error {
 	if err := l.w.Flush(); err != nil {
 		return err
 	}
-	if err := syncData(l.f); err != nil {
-		return err
+	if !l.noFsync {
+		if err := syncData(l.f); err != nil {
+			return err
+		}
+		l.syncs++
 	}
 	l.synced = l.off
-	l.syncs++
 	return nil
+}
+
+// Fsyncs is the number of data fsyncs Sync has issued since the log was
+// opened.
+func (l *FileLog) Fsyncs() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.syncs
+}
+
+// SetForceSync turns the fsync of Sync off (false) or back on, as
+// ZooKeeper's forceSync=no: an entry Sync returned for then survives a
+// crash of the process (it is in the kernel's page cache) but not one of
+// the machine or its power. For measuring what the disk costs and for
+// machines whose disk is not what is tested; never for data that matters.
+// Truncations, new files and removals stay durable either way.
+func (l *FileLog) SetForceSync(on bool) {
+	l.mu.Lock()
+	l.noFsync = !on
+	l.mu.Unlock()
 }
 
 // TruncateAfter drops every entry above z. Unlike Append it is durable when
