@@ -80,11 +80,15 @@ type FileLog struct {
 	f      *os.File
 	fw     *fileWriter
 	w      *bufio.Writer
-	off    int64     // end of the last segment's records, buffered ones included
-	synced int64     // end of the last segment's durable records
-	alloc  int64     // size of the last segment on disk, preallocation included
-	last   core.Zxid // zxid of the newest record; meaningless while segs is empty
-	buf    []byte    // encoding scratch space
+	off    int64 // end of the last segment's records, buffered ones included
+	synced int64 // end of the last segment's durable records (with forceSync=no: written ones)
+	// fsynced is the end of what an fsync of the last segment covered;
+	// below synced only with forceSync=no (and after opening a file, whose
+	// earlier writer may have had it).
+	fsynced int64
+	alloc   int64     // size of the last segment on disk, preallocation included
+	last    core.Zxid // zxid of the newest record; meaningless while segs is empty
+	buf     []byte    // encoding scratch space
 
 	repaired string
 	err      error // sticky write error
@@ -297,6 +301,7 @@ func (l *FileLog) useFile(f *os.File, end, size int64) {
 		l.w.Reset(l.fw)
 	}
 	l.off, l.synced, l.alloc = end, end, size
+	l.fsynced = 0
 }
 
 // closeFile closes the file being appended to, dropping unwritten buffers.
@@ -407,7 +412,7 @@ func (l *FileLog) Close() error {
 	l.closed = true
 	var err error
 	if l.err == nil {
-		err = l.syncLocked()
+		err = l.syncFile(true) // also with forceSync=no: a clean stop leaves all on disk
 	}
 	if cerr := l.closeFile(); err == nil {
 		err = cerr

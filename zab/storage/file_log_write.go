@@ -68,8 +68,10 @@ func (l *FileLog) appendOne(e core.Entry) error {
 func (l *FileLog) rotate(first core.Zxid) error {
 	if l.f != nil {
 		// Recovery repairs only the newest file, so an older one must be
-		// durable in full before a newer one can hold a record.
-		if err := l.syncLocked(); err != nil {
+		// durable in full before a newer one can hold a record: a hole in
+		// an older file would open as a log with a gap. So this fsyncs
+		// also with forceSync=no.
+		if err := l.syncFile(true); err != nil {
 			return err
 		}
 		// Give back the preallocated space; a crash before this is durable
@@ -98,7 +100,7 @@ func (l *FileLog) rotate(first core.Zxid) error {
 	}
 	l.segs = append(l.segs, segment{first: first, path: path})
 	l.useFile(f, logHeaderSize, logHeaderSize)
-	l.synced = 0 // not even the header is durable yet
+	l.synced, l.fsynced = 0, 0 // not even the header is durable yet
 	return nil
 }
 
@@ -131,17 +133,22 @@ func (l *FileLog) Sync() error {
 	return nil
 }
 
-func (l *FileLog) syncLocked() error {
-	if l.f == nil || l.synced == l.off {
+func (l *FileLog) syncLocked() error { return l.syncFile(!l.noFsync) }
+
+// syncFile writes the buffer and, with fsync, fsyncs what of the file is
+// not yet: with forceSync=no, Sync leaves that to rotate and Close.
+func (l *FileLog) syncFile(fsync bool) error {
+	if l.f == nil || l.synced == l.off && (!fsync || l.fsynced == l.off) {
 		return nil
 	}
 	if err := l.w.Flush(); err != nil {
 		return err
 	}
-	if !l.noFsync {
+	if fsync {
 		if err := syncData(l.f); err != nil {
 			return err
 		}
+		l.fsynced = l.off
 		l.syncs++
 	}
 	l.synced = l.off
@@ -161,7 +168,9 @@ func (l *FileLog) Fsyncs() int {
 // crash of the process (it is in the kernel's page cache) but not one of
 // the machine or its power. For measuring what the disk costs and for
 // machines whose disk is not what is tested; never for data that matters.
-// Truncations, new files and removals stay durable either way.
+// A file is still fsynced in full before the next one starts (so a lost
+// tail is the only damage a machine crash can leave, as recovery
+// expects), and at Close; truncations and removals stay durable.
 func (l *FileLog) SetForceSync(on bool) {
 	l.mu.Lock()
 	l.noFsync = !on
