@@ -44,7 +44,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("mwzk-bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.server, "server", "bin/mwzk-server", "the mwzk-server binary to run (make bench builds it)")
-	fs.StringSliceVar(&o.systems, "systems", []string{"zookeeper", "ours"}, "what to measure: zookeeper, ours or both")
+	fs.StringSliceVar(&o.systems, "systems", []string{"zookeeper", "ours"}, "what to measure: zookeeper, ours, or both (the default, zookeeper,ours)")
 	fs.IntVar(&o.runs, "runs", 2, "identical runs of everything (two or more show the noise)")
 	fs.IntVar(&o.trials, "failover-trials", 3, "leader kills per system and run, each on a fresh ensemble")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "measured time per load")

@@ -119,7 +119,9 @@ func quantile(bs []bucket, q float64) (v float64, ok bool) {
 func printStages(w io.Writer, h stageHists) {
 	total := h["total"]
 	if len(total) == 0 || total[len(total)-1].count == 0 {
-		fmt.Fprintln(w, "  write stages on the leader: no write measured")
+		// Stages are timed where a write arrives; a client on a follower
+		// (the single client's server is a follower unless it leads) has none.
+		fmt.Fprintln(w, "  write stages on the leader: no write came to the leader (its clients were on followers)")
 		return
 	}
 	fmt.Fprintf(w, "  write stages on the leader (p50 / p99 / p999 ms), %.0f writes:\n", total[len(total)-1].count)
