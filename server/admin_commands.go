@@ -106,8 +106,13 @@ func (s *Server) adminConf() map[string]any {
 		"min_session_timeout": s.cfg.MinSessionTimeout.Milliseconds(),
 		"max_session_timeout": s.cfg.MaxSessionTimeout.Milliseconds(),
 		"server_id":           s.myid(),
+		"force_sync":          s.forceSync(),
 	}
 }
+
+// forceSync is the peer's forceSync key, yes or no (Zab refused any other
+// value before the server started).
+func (s *Server) forceSync() string { return trim(s.props.String(zab.KeyForceSync, "yes")) }
 
 func adminEnvi(*Server) map[string]any {
 	host, _ := os.Hostname()

@@ -208,6 +208,7 @@ func (s *Server) writeConf(b *strings.Builder) {
 	fmt.Fprintf(b, "dataLogDir=%s\ntickTime=%d\nmaxClientCnxns=%d\nminSessionTimeout=%d\nmaxSessionTimeout=%d\nserverId=%s\n",
 		s.props.Path("dataLogDir", ""), s.cfg.TickTime.Milliseconds(), s.cfg.MaxClientCnxns,
 		s.cfg.MinSessionTimeout.Milliseconds(), s.cfg.MaxSessionTimeout.Milliseconds(), trim(id))
+	fmt.Fprintf(b, "forceSync=%s\n", s.forceSync()) // beyond ZooKeeper's conf: the operator sees an unsafe no
 	peers, _ := s.props.Indexed("peer")
 	ids := make([]int, 0, len(peers))
 	for i := range peers {

@@ -347,7 +347,7 @@ func TestFourLetterWords(t *testing.T) {
 		"srvr": {"Zookeeper version: ", "Mode: standalone", "Node count: 1", "Connections: 1"},
 		"stat": {"Clients:", "Mode: standalone"},
 		"mntr": {"zk_server_state\tstandalone\n", "zk_znode_count\t1\n", "zk_num_alive_connections\t1\n", "zk_avg_latency\t", "zk_watch_count\t0\n"},
-		"conf": {"maxSessionTimeout=3000", "serverId=3"},
+		"conf": {"maxSessionTimeout=3000", "serverId=3", "forceSync=yes"},
 		"envi": {"Environment:", "go.version="},
 		"cons": {"sid=0x1"},
 		"wchs": {"Total watches:0"},
@@ -555,5 +555,17 @@ func TestEventFollowsTheReadThatSetIt(t *testing.T) {
 		if xid, _ := r.reply(); xid != want {
 			t.Fatalf("frame %d has xid %d, want %d (the read that set the watch, its event, the later read)", i, xid, want)
 		}
+	}
+}
+
+// A peer run with forceSync=no (no fsync of the log) says so in conf, so
+// an operator who missed the warning at start can see it.
+func TestConfShowsForceSyncNo(t *testing.T) {
+	s := startServer(t, newFake(), testProps+"forceSync=no\n")
+	if got := fourLetter(t, s.Addr(), "conf"); !strings.Contains(got, "forceSync=no\n") {
+		t.Errorf("conf lacks forceSync=no:\n%s", got)
+	}
+	if got := s.adminConf()["force_sync"]; got != "no" {
+		t.Errorf("the admin API's configuration has force_sync %v, want no", got)
 	}
 }

@@ -75,3 +75,17 @@ func TestForceSyncNoReachesTheLog(t *testing.T) {
 		}
 	}
 }
+
+// ZooKeeper's system-property spelling of a known key is refused with a
+// hint, not ignored: "zookeeper.forceSync=no" would otherwise leave the
+// fsync on, unlike what its writer meant.
+func TestZooKeeperPropertyNamesPointToTheKey(t *testing.T) {
+	p, err := properties.LoadString("dataLogDir=log\nzookeeper.forceSync=no\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ConfigFromProperties(p, true)
+	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), `did you mean "forceSync"`) {
+		t.Errorf("zookeeper.forceSync=no: %v; want ErrConfig pointing to forceSync", err)
+	}
+}

@@ -33,6 +33,11 @@ func CheckKeys(p *properties.Properties, extra ...string) error {
 			continue
 		}
 		all := slices.Concat(KnownKeys, logKeys, extra)
+		// ZooKeeper reads unknown zoo.cfg keys as system properties
+		// "zookeeper.<key>", so its users write those names too.
+		if rest, ok := strings.CutPrefix(k, "zookeeper."); ok && slices.Contains(all, rest) {
+			return p.Errorf(k, ErrConfig, "unknown key; did you mean %q? (ZooKeeper's system property %s is the key %s here)", rest, k, rest)
+		}
 		for _, want := range all {
 			if strings.EqualFold(k, want) {
 				return p.Errorf(k, ErrConfig, "unknown key; did you mean %q? (keys are case-sensitive)", want)
