@@ -83,8 +83,10 @@ type FileLog struct {
 	off    int64 // end of the last segment's records, buffered ones included
 	synced int64 // end of the last segment's durable records (with forceSync=no: written ones)
 	// fsynced is the end of what an fsync of the last segment covered;
-	// below synced only with forceSync=no (and after opening a file, whose
-	// earlier writer may have had it).
+	// below synced only with forceSync=no, and after opening a file, whose
+	// earlier writer may have had it (so the first Sync, rotate or Close
+	// after opening fsyncs once, also with nothing new). A truncation
+	// fsyncs and sets it.
 	fsynced int64
 	alloc   int64     // size of the last segment on disk, preallocation included
 	last    core.Zxid // zxid of the newest record; meaningless while segs is empty

@@ -155,8 +155,10 @@ func (l *FileLog) syncFile(fsync bool) error {
 	return nil
 }
 
-// Fsyncs is the number of data fsyncs Sync has issued since the log was
-// opened.
+// Fsyncs is the number of fsyncs of log files' data since the log was
+// opened: Sync's (one per call with something new), and those when a
+// file fills up and at Close (with forceSync=no, only those). Truncations'
+// own fsyncs are not counted.
 func (l *FileLog) Fsyncs() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -245,6 +247,7 @@ func (l *FileLog) cutAfter(seg segment, z core.Zxid) error {
 		return fmt.Errorf("storage: sync %s: %w", seg.path, err)
 	}
 	l.useFile(l.f, cut, cut)
+	l.fsynced = cut // the Sync above covered the whole file
 	l.last = last
 	return nil
 }
