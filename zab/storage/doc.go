@@ -23,6 +23,9 @@
 // entries it holds, so a runtime that collects a batch of proposals pays for
 // one fsync (group commit). Files grow in preallocated steps, which makes
 // that fsync cheaper, and the reader stops at the zeros of the unused part.
+// FileLog.SetForceSync(false) (the peer key forceSync=no) makes Sync write
+// without the fsync, for measuring what the disk costs; a file is still
+// fsynced when it fills up and at Close, so only the newest can lose records.
 // A file that reaches FileLogOptions.MaxFileBytes is fsynced and closed, and
 // the next record starts a new one; RemoveBefore deletes files a snapshot
 // has made unnecessary. It renames them to "removing.<name>" (durably: from
