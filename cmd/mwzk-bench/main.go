@@ -161,7 +161,7 @@ func measure(o options, rep *report, sys string, run int, dir string, w io.Write
 		return err
 	}
 	defer e.stop()
-	stages := watchStages(e)
+	stages, disks := watchStages(e), watchDisks(e)
 	for _, l := range loads {
 		if o.only != "" && !strings.Contains(l.name, o.only) {
 			continue
@@ -175,6 +175,7 @@ func measure(o options, rep *report, sys string, run int, dir string, w io.Write
 			l.name, float64(s.ops)/s.seconds, ms(s.p50), ms(s.p99), s.errors)
 	}
 	stages.print(w)
+	disks.print(w)
 	if err := rep.addRSS(sys, run, e.pids()); err != nil {
 		return err
 	}
