@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"time"
 
 	"github.com/prometheus/common/expfmt"
@@ -48,17 +47,12 @@ func parseLogSyncs(r io.Reader) (logSyncs, error) {
 	return s, nil
 }
 
-func scrapeLogSyncs(url string) (logSyncs, error) {
-	cl := http.Client{Timeout: 10 * time.Second}
-	resp, err := cl.Get(url)
-	if err != nil {
-		return logSyncs{}, fmt.Errorf("bench: scrape %s: %w", url, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return logSyncs{}, fmt.Errorf("bench: scrape %s: %s", url, resp.Status)
-	}
-	return parseLogSyncs(resp.Body)
+func scrapeLogSyncs(url string) (s logSyncs, err error) {
+	err = scrape(url, func(r io.Reader) error {
+		s, err = parseLogSyncs(r)
+		return err
+	})
+	return s, err
 }
 
 // diskWatch scrapes our three servers before the loads and prints what

@@ -30,17 +30,26 @@ type bucket struct {
 type stageHists map[string][]bucket
 
 // scrapeStages reads the stage histograms from a /metrics address.
-func scrapeStages(url string) (stageHists, error) {
+func scrapeStages(url string) (h stageHists, err error) {
+	err = scrape(url, func(r io.Reader) error {
+		h, err = parseStages(r, "leader")
+		return err
+	})
+	return h, err
+}
+
+// scrape GETs a /metrics address and hands the body to parse.
+func scrape(url string, parse func(io.Reader) error) error {
 	cl := http.Client{Timeout: 10 * time.Second}
 	resp, err := cl.Get(url)
 	if err != nil {
-		return nil, fmt.Errorf("bench: scrape %s: %w", url, err)
+		return fmt.Errorf("bench: scrape %s: %w", url, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("bench: scrape %s: %s", url, resp.Status)
+		return fmt.Errorf("bench: scrape %s: %s", url, resp.Status)
 	}
-	return parseStages(resp.Body, "leader")
+	return parse(resp.Body)
 }
 
 // parseStages takes the buckets of role's stages from Prometheus's text
