@@ -151,6 +151,15 @@ func (e *ensemble) start(i int) {
 }
 
 // startAll starts every peer and waits until they have settled.
+// traceTo gives every peer a trace file peer<i>.trace in dir, each at
+// most maxBytes long.
+func (e *ensemble) traceTo(dir string, maxBytes int64) {
+	for i := range e.cfgs {
+		e.cfgs[i].TraceFile = filepath.Join(dir, fmt.Sprintf("peer%d.trace", i+1))
+		e.cfgs[i].TraceMaxBytes = maxBytes
+	}
+}
+
 func (e *ensemble) startAll() {
 	e.t.Helper()
 	for i := range e.cfgs {

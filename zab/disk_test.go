@@ -127,10 +127,7 @@ func TestAcksLeaveOnlyAfterTheirFsync(t *testing.T) {
 	e := newEnsemble(t, 3)
 	defer e.stopAll()
 	dir := t.TempDir()
-	for i := range e.cfgs {
-		e.cfgs[i].TraceFile = filepath.Join(dir, fmt.Sprintf("peer%d.trace", i+1))
-		e.cfgs[i].TraceMaxBytes = 64 << 20
-	}
+	e.traceTo(dir, 64<<20)
 	e.startAll()
 	var wg sync.WaitGroup
 	for p := 1; p <= 3; p++ {

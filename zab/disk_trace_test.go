@@ -1,8 +1,6 @@
 package zab
 
 import (
-	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -18,10 +16,7 @@ func TestTraceRecordsEveryDeliveryTheApplicationGot(t *testing.T) {
 	gateOf := gateLogs(t)
 	e := newEnsemble(t, 3)
 	dir := t.TempDir()
-	for i := range e.cfgs {
-		e.cfgs[i].TraceFile = filepath.Join(dir, fmt.Sprintf("peer%d.trace", i+1))
-		e.cfgs[i].TraceMaxBytes = 8 << 20
-	}
+	e.traceTo(dir, 8<<20)
 	defer e.stopAll()
 	e.startAll()
 	e.commit(1, "first")

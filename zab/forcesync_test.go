@@ -2,8 +2,6 @@ package zab
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,17 +11,7 @@ import (
 
 func TestForceSyncKey(t *testing.T) {
 	dir := t.TempDir()
-	load := func(body string) (Config, error) {
-		path := filepath.Join(dir, "peer1.properties")
-		if err := os.WriteFile(path, []byte("dataLogDir=log\n"+body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p, err := properties.LoadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ConfigFromProperties(p, true)
-	}
+	load := func(body string) (Config, error) { return ConfigFromProperties(peerFile(t, dir, body), true) }
 	for body, skip := range map[string]bool{"": false, "forceSync=yes\n": false, "forceSync=no\n": true} {
 		c, err := load(body)
 		if err != nil || c.SkipFsync != skip {

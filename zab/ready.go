@@ -25,7 +25,7 @@ func (n *node) process() {
 		rd := n.core.Ready()
 		n.taken = mono() // the commits it delivers were decided before this
 		n.trace.changed(n.core)
-		if rd.Snapshot == nil && rd.Truncate == nil && rd.Stable == nil && n.core.Accepting() {
+		if rd.AppendsOnly() && n.core.Accepting() {
 			n.pipeline(rd)
 		} else {
 			n.drain()
@@ -58,7 +58,7 @@ func (n *node) carryOut(rd core.Ready) {
 	}
 	now, later := n.split.Split(rd.Messages)
 	n.send(now)
-	early := rd.Snapshot == nil && rd.Truncate == nil && rd.Stable == nil
+	early := rd.AppendsOnly()
 	if early && !n.deliverOrStop(rd.Events) {
 		return
 	}

@@ -2,7 +2,6 @@ package zab
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,10 +20,7 @@ func TestTraceRecordsAFailover(t *testing.T) {
 	e := newEnsemble(t, 3)
 	defer e.stopAll()
 	dir := t.TempDir()
-	for i := range e.cfgs {
-		e.cfgs[i].TraceFile = filepath.Join(dir, fmt.Sprintf("peer%d.trace", i+1))
-		e.cfgs[i].TraceMaxBytes = 8 << 20
-	}
+	e.traceTo(dir, 8<<20)
 	e.startAll()
 	e.propose(1, "before")
 	wait.For(t, "before everywhere", 10*time.Second, func() bool { return e.allHave("before") })
@@ -98,19 +94,24 @@ func TestTraceOffWritesNothing(t *testing.T) {
 	}
 }
 
+// peerFile writes dir/peer1.properties, a lone peer's file with body
+// after its dataLogDir, and loads it: errors then name the file.
+func peerFile(t *testing.T, dir, body string) *properties.Properties {
+	t.Helper()
+	path := filepath.Join(dir, "peer1.properties")
+	if err := os.WriteFile(path, []byte("dataLogDir=log\n"+body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := properties.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func TestTraceKeys(t *testing.T) {
 	dir := t.TempDir()
-	write := func(body string) *properties.Properties {
-		path := filepath.Join(dir, "peer1.properties")
-		if err := os.WriteFile(path, []byte("dataLogDir=log\n"+body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p, err := properties.LoadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(body string) *properties.Properties { return peerFile(t, dir, body) }
 	c, err := ConfigFromProperties(write("trace.file=traces/p1.trace\ntrace.maxMB=2\n"), true)
 	if err != nil {
 		t.Fatal(err)

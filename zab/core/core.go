@@ -244,6 +244,14 @@ func (c *Core) Ready() Ready {
 	return rd
 }
 
+// evict drops from memory the data of entries both delivered and on disk,
+// beyond what the bounds keep, when the log on disk can give it back.
+func (c *Core) evict() {
+	if c.cfg.Log != nil {
+		c.log.evict(min(c.delivered, c.durable), c.cfg.KeepEntries, c.cfg.KeepBytes)
+	}
+}
+
 // Advance tells the core that rd has been persisted and sent. The leader
 // counts its own acknowledgement of rd's entries only now, and memory may
 // drop their data only now (a follower may need them before the disk has
@@ -257,9 +265,7 @@ func (c *Core) Advance(rd Ready) {
 	}
 	if len(rd.Entries) > 0 {
 		c.durable = max(c.durable, rd.Entries[len(rd.Entries)-1].Zxid)
-		if c.cfg.Log != nil { // what was delivered before it was durable may go now
-			c.log.evict(min(c.delivered, c.durable), c.cfg.KeepEntries, c.cfg.KeepBytes)
-		}
+		c.evict() // what was delivered before it was durable may go now
 	}
 	if c.role == Leading && len(rd.Entries) > 0 {
 		last := rd.Entries[len(rd.Entries)-1].Zxid
@@ -320,9 +326,7 @@ func (c *Core) advanceCommit(z Zxid) {
 		c.out.Events = append(c.out.Events, Event{Kind: EventDeliver, Entry: e})
 		c.delivered = e.Zxid
 	}
-	if c.cfg.Log != nil {
-		c.log.evict(min(c.delivered, c.durable), c.cfg.KeepEntries, c.cfg.KeepBytes)
-	}
+	c.evict()
 	c.fireSyncs()
 }
 

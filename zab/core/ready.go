@@ -71,6 +71,14 @@ func (rd *Ready) IsEmpty() bool {
 		rd.Stable == nil && len(rd.Messages) == 0 && len(rd.Events) == 0
 }
 
+// AppendsOnly reports whether rd changes the log only by appending: no
+// snapshot, truncation or new epoch. Its callbacks need not wait for its
+// disk write (they deliver what was committed before it), and in phase
+// Broadcast its disk write may be pipelined (see Ready).
+func (rd *Ready) AppendsOnly() bool {
+	return rd.Snapshot == nil && rd.Truncate == nil && rd.Stable == nil
+}
+
 // MayLeaveEarly reports whether m may be sent before the Ready's disk write
 // finishes: PROPOSE, COMMIT and PING vouch for nothing on the sender's disk.
 func MayLeaveEarly(m Message) bool {

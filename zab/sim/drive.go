@@ -52,7 +52,7 @@ func (w *world) drain(p *peer) {
 	early := w.opts.Seed%2 == 0
 	for p.core != nil && w.fail == nil && p.core.HasReady() {
 		rd := p.core.Ready()
-		if w.pipelines() && rd.Snapshot == nil && rd.Truncate == nil && rd.Stable == nil && p.core.Accepting() {
+		if w.pipelines() && rd.AppendsOnly() && p.core.Accepting() {
 			w.hand(p, rd)
 			continue
 		}
