@@ -126,14 +126,12 @@ func (l *FileLog) Sync() error {
 	if err := l.usable(); err != nil {
 		return err
 	}
-	if err := l.syncLocked(); err != nil {
+	if err := l.syncFile(!l.noFsync); err != nil {
 		l.err = err
 		return err
 	}
 	return nil
 }
-
-func (l *FileLog) syncLocked() error { return l.syncFile(!l.noFsync) }
 
 // syncFile writes the buffer and, with fsync, fsyncs what of the file is
 // not yet: with forceSync=no, Sync leaves that to rotate and Close.
