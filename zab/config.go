@@ -248,7 +248,7 @@ const KeyForceSync = "forceSync"
 // "No " or "false" would then keep the fsync the operator meant to turn
 // off (or the reverse), so anything else is an error here.
 func (c *Config) readForceSync(p *properties.Properties) error {
-	switch v := p.String(KeyForceSync, "yes"); v {
+	switch v := strings.TrimSpace(p.String(KeyForceSync, "yes")); v { // blanks trimmed, as the typed getters do
 	case "yes":
 	case "no":
 		c.SkipFsync = true

@@ -12,7 +12,8 @@ import (
 func TestForceSyncKey(t *testing.T) {
 	dir := t.TempDir()
 	load := func(body string) (Config, error) { return ConfigFromProperties(peerFile(t, dir, body), true) }
-	for body, skip := range map[string]bool{"": false, "forceSync=yes\n": false, "forceSync=no\n": true} {
+	for body, skip := range map[string]bool{"": false, "forceSync=yes\n": false, "forceSync=no\n": true,
+		"forceSync=no \n": true, "forceSync=yes\t\n": false} { // an invisible blank, as after tickTime, is no error
 		c, err := load(body)
 		if err != nil || c.SkipFsync != skip {
 			t.Errorf("%q: SkipFsync %v, %v; want %v", body, c.SkipFsync, err, skip)

@@ -257,8 +257,8 @@ func (c *Core) evict() {
 // drop their data only now (a follower may need them before the disk has
 // them).
 func (c *Core) Advance(rd Ready) {
-	if rd.Snapshot != nil {
-		c.durable = max(c.durable, rd.Snapshot.Meta.Zxid)
+	if rd.Snapshot != nil { // the whole history now: the log was reset to it
+		c.durable = rd.Snapshot.Meta.Zxid
 	}
 	if rd.Truncate != nil {
 		c.durable = min(c.durable, *rd.Truncate)
