@@ -205,6 +205,7 @@ func (s *Server) writeConf(b *strings.Builder) {
 	if a := s.Addr(); a != nil {
 		fmt.Fprintf(b, "clientAddress=%s\n", a)
 	}
+	fmt.Fprintf(b, "dataDir=%s\n", s.props.Path("dataSnapDir", s.props.Path("dataLogDir", ""))) // as the admin API's data_dir
 	fmt.Fprintf(b, "dataLogDir=%s\ntickTime=%d\nmaxClientCnxns=%d\nminSessionTimeout=%d\nmaxSessionTimeout=%d\nserverId=%s\n",
 		s.props.Path("dataLogDir", ""), s.cfg.TickTime.Milliseconds(), s.cfg.MaxClientCnxns,
 		s.cfg.MinSessionTimeout.Milliseconds(), s.cfg.MaxSessionTimeout.Milliseconds(), trim(id))

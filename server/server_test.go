@@ -347,7 +347,7 @@ func TestFourLetterWords(t *testing.T) {
 		"srvr": {"Zookeeper version: ", "Mode: standalone", "Node count: 1", "Connections: 1"},
 		"stat": {"Clients:", "Mode: standalone"},
 		"mntr": {"zk_server_state\tstandalone\n", "zk_znode_count\t1\n", "zk_num_alive_connections\t1\n", "zk_avg_latency\t", "zk_watch_count\t0\n"},
-		"conf": {"maxSessionTimeout=3000", "serverId=3", "forceSync=yes"},
+		"conf": {"maxSessionTimeout=3000", "serverId=3", "forceSync=yes", "dataDir="},
 		"envi": {"Environment:", "go.version="},
 		"cons": {"sid=0x1"},
 		"wchs": {"Total watches:0"},
