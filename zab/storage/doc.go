@@ -11,6 +11,7 @@
 // dataLogDir and dataDir:
 //
 //	logDir/log.<zxid>        transaction log files, named after their first zxid
+//	logDir/log.spare         the next log file, written with zeros ahead of time
 //	snapDir/snapshot.<zxid>  snapshots, named after the last zxid they contain
 //	snapDir/epochs           acceptedEpoch and currentEpoch
 //
@@ -23,6 +24,12 @@
 // entries it holds, so a runtime that collects a batch of proposals pays for
 // one fsync (group commit). Files grow in preallocated steps, which makes
 // that fsync cheaper, and the reader stops at the zeros of the unused part.
+// Cheaper still is a file whose blocks already hold zeros: fallocate's
+// blocks are "unwritten", and the first write into each makes the fsync
+// after it write the file's extent map too. So once a file is half full a
+// goroutine of the log writes the next one with zeros (log.spare) and
+// rotation renames it into place; the first file of a fresh log, which was
+// fallocated, is left for the spare after 1 MiB (file_spare.go).
 // FileLog.SetForceSync(false) (the peer key forceSync=no) makes Sync write
 // without the fsync, for measuring what the disk costs; a file is still
 // fsynced when it fills up and at Close, so only the newest can lose records.

@@ -89,6 +89,9 @@ type FileLog struct {
 	// fsyncs and sets it.
 	fsynced int64
 	alloc   int64     // size of the last segment on disk, preallocation included
+	zeroed  bool      // the last segment came from a spare: written zeros, not fallocated
+	fsyncs  int       // fsyncs of the last segment's data since it was opened
+	spare   *spare    // the next file, prepared ahead (file_spare.go); nil without preallocation
 	last    core.Zxid // zxid of the newest record; meaningless while segs is empty
 	buf     []byte    // encoding scratch space
 
@@ -133,6 +136,11 @@ func OpenFileLog(dir string, opts FileLogOptions) (*FileLog, error) {
 		return nil, err
 	}
 	l := &FileLog{dir: dir, opts: opts.withDefaults(), release: newReleaser()}
+	if l.opts.PreallocBytes >= 0 {
+		if l.spare, err = openSpare(dir, l.opts.MaxFileBytes); err != nil {
+			return nil, err
+		}
+	}
 	var notes []string
 	for i, z := range zs {
 		seg := segment{first: z, path: filepath.Join(dir, zxidName(logPrefix, z))}
@@ -304,6 +312,7 @@ func (l *FileLog) useFile(f *os.File, end, size int64) {
 	}
 	l.off, l.synced, l.alloc = end, end, size
 	l.fsynced = 0
+	l.zeroed, l.fsyncs = false, 0
 }
 
 // closeFile closes the file being appended to, dropping unwritten buffers.
@@ -406,6 +415,9 @@ func (l *FileLog) Close() error {
 	l.removing.Lock() // a RemoveBefore under way finishes first
 	defer l.removing.Unlock()
 	rerr := l.release.stop()
+	if l.spare != nil {
+		l.spare.close()
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {

@@ -100,6 +100,9 @@ func crash(l *FileLog) {
 	// cannot touch a log opened on the folder after the crash. What it
 	// deletes, the next opening would delete too (removeRetired).
 	_ = l.release.stop()
+	if l.spare != nil {
+		l.spare.close()
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.closed = true

@@ -47,7 +47,7 @@ func (l *FileLog) checkOrder(es []core.Entry) error {
 }
 
 func (l *FileLog) appendOne(e core.Entry) error {
-	if l.f == nil || l.off >= l.opts.MaxFileBytes {
+	if l.f == nil || l.off >= l.opts.MaxFileBytes || l.leaveForSpare() {
 		if err := l.rotate(e.Zxid); err != nil {
 			return err
 		}
@@ -62,6 +62,25 @@ func (l *FileLog) appendOne(e core.Entry) error {
 	l.off += int64(len(l.buf))
 	l.last = e.Zxid
 	return nil
+}
+
+// prepareSpare starts writing the next file once this one is half full, or
+// holds spareEarly bytes without being zeroed itself, if its fsyncs were
+// small (file_spare.go says why).
+func (l *FileLog) prepareSpare() {
+	if l.spare == nil || l.off < l.opts.MaxFileBytes/2 && (l.zeroed || l.off < spareEarly) {
+		return
+	}
+	if l.fsyncs == 0 || (l.off-logHeaderSize)/int64(l.fsyncs) > spareSyncBytes {
+		return
+	}
+	l.spare.want(l.opts.MaxFileBytes)
+}
+
+// leaveForSpare: the file was fallocated, holds spareEarly bytes, and a
+// zeroed one is ready to take over.
+func (l *FileLog) leaveForSpare() bool {
+	return l.spare != nil && !l.zeroed && l.off >= spareEarly && l.spare.isReady(l.opts.MaxFileBytes)
 }
 
 // rotate starts a new file whose first record will be first.
@@ -84,9 +103,9 @@ func (l *FileLog) rotate(first core.Zxid) error {
 		}
 	}
 	path := filepath.Join(l.dir, zxidName(logPrefix, first))
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	f, size, err := l.newFile(path)
 	if err != nil {
-		return fmt.Errorf("storage: create log file: %w", err)
+		return err
 	}
 	if _, err := f.WriteAt(logHeader(), 0); err != nil {
 		f.Close()
@@ -99,9 +118,31 @@ func (l *FileLog) rotate(first core.Zxid) error {
 		return err
 	}
 	l.segs = append(l.segs, segment{first: first, path: path})
-	l.useFile(f, logHeaderSize, logHeaderSize)
+	l.useFile(f, logHeaderSize, max(size, logHeaderSize))
+	l.zeroed = size > 0
 	l.synced, l.fsynced = 0, 0 // not even the header is durable yet
 	return nil
+}
+
+// newFile creates the log file path: the spare renamed, with its size, if
+// one is ready, else an empty new file (size 0).
+func (l *FileLog) newFile(path string) (*os.File, int64, error) {
+	if l.spare != nil {
+		if ok, err := l.spare.take(l.opts.MaxFileBytes, path); err != nil {
+			return nil, 0, err
+		} else if ok {
+			f, err := os.OpenFile(path, os.O_RDWR, 0)
+			if err != nil {
+				return nil, 0, fmt.Errorf("storage: open %s: %w", path, err)
+			}
+			return f, l.opts.MaxFileBytes, nil
+		}
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, 0, fmt.Errorf("storage: create log file: %w", err)
+	}
+	return f, 0, nil
 }
 
 // reserve makes sure the file is allocated up to offset need.
@@ -130,6 +171,7 @@ func (l *FileLog) Sync() error {
 		l.err = err
 		return err
 	}
+	l.prepareSpare()
 	return nil
 }
 
@@ -148,6 +190,7 @@ func (l *FileLog) syncFile(fsync bool) error {
 		}
 		l.fsynced = l.off
 		l.syncs++
+		l.fsyncs++
 	}
 	l.synced = l.off
 	return nil

@@ -23,3 +23,7 @@ func syncData(f *os.File) error {
 	}
 	return nil
 }
+
+// writeBack does nothing here: without sync_file_range the spare's zeros
+// reach the disk with its final fsync.
+func writeBack(*os.File, int64, int64) error { return nil }
