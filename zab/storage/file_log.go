@@ -140,6 +140,12 @@ func OpenFileLog(dir string, opts FileLogOptions) (*FileLog, error) {
 		if l.spare, err = openSpare(dir, l.opts.MaxFileBytes); err != nil {
 			return nil, err
 		}
+	} else {
+		for _, p := range []string{spareName, spareName + tmpSuffix} {
+			if err := removeIfExists(filepath.Join(dir, p)); err != nil {
+				return nil, err
+			}
+		}
 	}
 	var notes []string
 	for i, z := range zs {

@@ -1,10 +1,13 @@
 package storage
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	"zablab/zab/core"
 )
@@ -68,7 +71,7 @@ func (l *FileLog) appendOne(e core.Entry) error {
 // holds spareEarly bytes without being zeroed itself, if its fsyncs were
 // small (file_spare.go says why).
 func (l *FileLog) prepareSpare() {
-	if l.spare == nil || l.off < l.opts.MaxFileBytes/2 && (l.zeroed || l.off < spareEarly) {
+	if l.spare == nil || l.noFsync || l.off < l.opts.MaxFileBytes/2 && (l.zeroed || l.off < spareEarly) {
 		return
 	}
 	if l.fsyncs == 0 || (l.off-logHeaderSize)/int64(l.fsyncs) > spareSyncBytes {
@@ -128,7 +131,7 @@ func (l *FileLog) rotate(first core.Zxid) error {
 // one is ready, else an empty new file (size 0).
 func (l *FileLog) newFile(path string) (*os.File, int64, error) {
 	if l.spare != nil {
-		if ok, err := l.spare.take(l.opts.MaxFileBytes, path); err != nil {
+		if ok, err := l.spare.take(l.opts.MaxFileBytes, path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, 0, err
 		} else if ok {
 			f, err := os.OpenFile(path, os.O_RDWR, 0)
@@ -153,7 +156,11 @@ func (l *FileLog) reserve(need int64) error {
 	// Grow in steps, but not far past MaxFileBytes: the file stops growing
 	// there and rotation would give the excess back at once.
 	target := max(need, min(l.alloc+l.opts.PreallocBytes, l.opts.MaxFileBytes))
-	if err := preallocate(l.f, l.alloc, target-l.alloc); err != nil {
+	if err := preallocate(l.f, l.alloc, target-l.alloc); errors.Is(err, syscall.ENOSPC) {
+		// Preallocation only makes syncs cheaper: the records themselves
+		// may still fit, and if not, their write says so.
+		return nil
+	} else if err != nil {
 		return err
 	}
 	l.alloc = target

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -183,5 +184,175 @@ func TestNoSpareWithoutPreallocation(t *testing.T) {
 	defer closeLog(t, l)
 	if l.spare != nil {
 		t.Errorf("a log without preallocation prepares spare files")
+	}
+}
+
+// forceSync=no, turned on at runtime through the public API, must not start
+// a spare (file_spare.go: "never with forceSync=no").
+func TestNoSpareOnceForceSyncIsTurnedOff(t *testing.T) {
+	opts := FileLogOptions{MaxFileBytes: 1 << 20}
+	l := openLog(t, t.TempDir(), opts)
+	defer closeLog(t, l)
+	es := sizedEntries(1, 800, 1000)
+	for i := 0; i < 400; i += 10 { // 400 KiB in fsyncs of 10 KiB: below half
+		writeLog(t, l, es[i:i+10])
+	}
+	l.SetForceSync(false)
+	for i := 400; i < len(es); i += 10 { // past half, no fsync at all
+		writeLog(t, l, es[i:i+10])
+	}
+	l.spare.mu.Lock()
+	started := l.spare.busy || l.spare.ready != 0
+	l.spare.mu.Unlock()
+	if started {
+		t.Errorf("a spare was started although forceSync=no (%d fsyncs of this file)", l.fsyncs)
+	}
+}
+
+// A log reopened without preallocation removes the spare (and a
+// half-written one) an earlier run left: it will never take them.
+func TestLeftoverSparesGoWithPreallocationOff(t *testing.T) {
+	dir := t.TempDir()
+	opts := FileLogOptions{MaxFileBytes: 64 << 10}
+	l := openLog(t, dir, opts)
+	writeLog(t, l, sizedEntries(1, 40, 1000))
+	waitForSpare(t, dir, opts.MaxFileBytes)
+	closeLog(t, l)
+	// and the leftover of a fill a crash interrupted
+	if err := os.WriteFile(filepath.Join(dir, spareName+tmpSuffix), make([]byte, 4096), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	opts.PreallocBytes = -1
+	l = openLog(t, dir, opts)
+	writeLog(t, l, sizedEntries(41, 200, 1000)) // several rotations
+	closeLog(t, l)
+	l = openLog(t, dir, opts)
+	defer closeLog(t, l)
+	for _, name := range []string{spareName, spareName + tmpSuffix} {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s (%d bytes) is still in the log folder of a log without preallocation", name, fi.Size())
+		}
+	}
+}
+
+// A spare that went missing (removed by an operator's cleanup, say) does
+// not break the log: rotation creates a file instead.
+func TestAMissingSpareDoesNotBreakTheLog(t *testing.T) {
+	dir := t.TempDir()
+	opts := FileLogOptions{MaxFileBytes: 64 << 10}
+	l := openLog(t, dir, opts)
+	defer closeLog(t, l)
+	es := sizedEntries(1, 40, 1000)
+	writeLog(t, l, es)
+	waitForSpare(t, dir, opts.MaxFileBytes)
+	if err := os.Remove(filepath.Join(dir, spareName)); err != nil {
+		t.Fatal(err)
+	}
+	more := sizedEntries(41, 40, 1000) // past the end of the first file
+	if err := l.Append(more); err != nil {
+		t.Fatalf("Append after the spare went missing: %v", err)
+	}
+	if err := l.Sync(); err != nil {
+		t.Fatalf("Sync: %v", err)
+	}
+	checkEntries(t, l, 0, append(es, more...))
+}
+
+// Rotations onto spares beside readers, RemoveBefore and TruncateAfter,
+// then a crash or a Close, and the log reads back whole.
+func TestSparesWithRemovalsTruncationsAndCrashes(t *testing.T) {
+	dir := t.TempDir()
+	opts := FileLogOptions{MaxFileBytes: 32 << 10, PreallocBytes: 8 << 10}
+	for round := 0; round < 3; round++ {
+		l := openLog(t, dir, opts)
+		all, err := l.Entries(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := uint32(1)
+		if len(all) > 0 {
+			next = all[len(all)-1].Zxid.Counter() + 1
+		}
+		var wg sync.WaitGroup
+		stop := make(chan struct{})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := l.Entries(0); err != nil {
+					t.Errorf("Entries: %v", err)
+					return
+				}
+			}
+		}()
+		for i := 0; i < 300; i++ {
+			es := sizedEntries(next, 3, 300)
+			next += 3
+			writeLog(t, l, es)
+			if i%50 == 49 {
+				if err := l.RemoveBefore(core.NewZxid(1, next-30)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if i%70 == 69 {
+				next -= 2
+				if err := l.TruncateAfter(core.NewZxid(1, next-1)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		close(stop)
+		wg.Wait()
+		want, err := l.Entries(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if round%2 == 0 {
+			crash(l)
+		} else {
+			closeLog(t, l)
+		}
+		l = openLog(t, dir, opts)
+		if r := l.Repaired(); r != "" {
+			t.Errorf("Repaired: %s", r)
+		}
+		checkEntries(t, l, 0, want)
+		closeLog(t, l)
+	}
+}
+
+// On a file system with room for the log but not for a spare beside it,
+// the spare must not take the blocks the log's own file needs: a failed
+// preallocation there broke the log for good (a review proved it). The
+// test mounts a 12 MiB tmpfs, so it needs root.
+func TestASpareNeverTakesTheLogsRoom(t *testing.T) {
+	fsDir := smallFileSystem(t, 12<<20)
+	opts := FileLogOptions{MaxFileBytes: 16 << 20, PreallocBytes: 4 << 10} // a spare never fits
+	for attempt := 0; attempt < 5; attempt++ {
+		dir, err := os.MkdirTemp(fsDir, "log")
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := openLog(t, dir, opts)
+		es := sizedEntries(1, 4000, 1000) // 4 MiB of records, a third of the file system
+		var ferr error
+		for i := 0; i < len(es) && ferr == nil; i += 2 {
+			if ferr = l.Append(es[i : i+2]); ferr == nil {
+				ferr = l.Sync()
+			}
+		}
+		_ = l.Close()
+		if err := os.RemoveAll(dir); err != nil {
+			t.Fatal(err)
+		}
+		if ferr != nil {
+			t.Fatalf("attempt %d: the log failed with 4 MiB of records on a 12 MiB file system: %v", attempt, ferr)
+		}
 	}
 }

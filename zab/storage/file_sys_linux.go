@@ -55,3 +55,22 @@ func writeBack(f *os.File, off, n int64) error {
 		return nil
 	}
 }
+
+// freeBytes is what unprivileged writers may still allocate in dir's file system.
+func freeBytes(dir string) (int64, bool) {
+	var st unix.Statfs_t
+	if unix.Statfs(dir, &st) != nil {
+		return 0, false
+	}
+	return int64(st.Bavail) * int64(st.Bsize), true
+}
+
+// lowerIOPriority puts the calling thread's disk requests in the idle class
+// of the I/O scheduler, so that the peers' log writes go first. The caller
+// locks the goroutine to its thread and never unlocks it: the thread ends
+// with the goroutine and takes the priority with it.
+func lowerIOPriority() {
+	const ioprioWhoProcess, ioprioClassIdle, ioprioClassShift = 1, 3, 13
+	// A refusal only costs the peers some latency: nothing to report.
+	_, _, _ = unix.Syscall(unix.SYS_IOPRIO_SET, ioprioWhoProcess, 0, ioprioClassIdle<<ioprioClassShift)
+}

@@ -27,3 +27,8 @@ func syncData(f *os.File) error {
 // writeBack does nothing here: without sync_file_range the spare's zeros
 // reach the disk with its final fsync.
 func writeBack(*os.File, int64, int64) error { return nil }
+
+func freeBytes(string) (int64, bool) { return 0, false }
+
+// lowerIOPriority does nothing here.
+func lowerIOPriority() {}
