@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 )
 
@@ -127,10 +126,6 @@ func (s *spare) close() {
 
 func (s *spare) write(size int64) {
 	defer s.wg.Done()
-	// Its writes yield to the peers' log writes in the disk's queue: in
-	// the bench the peers' fsync p99 stayed at its level without spares.
-	runtime.LockOSThread() // for good: see lowerIOPriority
-	lowerIOPriority()
 	err := s.fill(size)
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -15,6 +15,9 @@ import (
 // update the file size. File systems without fallocate get a sparse file.
 func preallocate(f *os.File, off, length int64) error {
 	err := unix.Fallocate(int(f.Fd()), 0, off, length)
+	for err == unix.EINTR { // a signal on its way (SIGPROF, say) is no failure
+		err = unix.Fallocate(int(f.Fd()), 0, off, length)
+	}
 	if errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.ENOSYS) {
 		err = f.Truncate(off + length)
 	}
@@ -63,14 +66,4 @@ func freeBytes(dir string) (int64, bool) {
 		return 0, false
 	}
 	return int64(st.Bavail) * int64(st.Bsize), true
-}
-
-// lowerIOPriority puts the calling thread's disk requests in the idle class
-// of the I/O scheduler, so that the peers' log writes go first. The caller
-// locks the goroutine to its thread and never unlocks it: the thread ends
-// with the goroutine and takes the priority with it.
-func lowerIOPriority() {
-	const ioprioWhoProcess, ioprioClassIdle, ioprioClassShift = 1, 3, 13
-	// A refusal only costs the peers some latency: nothing to report.
-	_, _, _ = unix.Syscall(unix.SYS_IOPRIO_SET, ioprioWhoProcess, 0, ioprioClassIdle<<ioprioClassShift)
 }

@@ -29,6 +29,3 @@ func syncData(f *os.File) error {
 func writeBack(*os.File, int64, int64) error { return nil }
 
 func freeBytes(string) (int64, bool) { return 0, false }
-
-// lowerIOPriority does nothing here.
-func lowerIOPriority() {}
