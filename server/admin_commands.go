@@ -64,7 +64,7 @@ func (s *Server) adminStat(withConns bool) map[string]any {
 			"server_state": st.Role, "outstanding_requests": s.outstanding(),
 			"data_dir_size": data, "log_dir_size": log,
 			"last_processed_zxid": st.Zxid, "num_alive_client_connections": len(s.connList()),
-			"avg_latency": avg, "max_latency": int64(hi), "min_latency": int64(lo),
+			"avg_latency": avg, "max_latency": hi, "min_latency": lo,
 			"uptime": s.uptime().Milliseconds(),
 		},
 		"node_count": st.Nodes,

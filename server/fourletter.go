@@ -181,7 +181,7 @@ func (s *Server) writeSrvr(b *strings.Builder, st mwzookeeper.Stats, clients boo
 		b.WriteString("\n")
 	}
 	lo, avg, hi := s.stats.latencyMs()
-	fmt.Fprintf(b, "Latency min/avg/max: %d/%.4f/%d\n", int64(lo), avg, int64(hi))
+	fmt.Fprintf(b, "Latency min/avg/max: %d/%.4f/%d\n", lo, avg, hi)
 	fmt.Fprintf(b, "Received: %d\nSent: %d\nConnections: %d\nOutstanding: %d\n",
 		s.stats.received.Load(), s.stats.sent.Load(), len(s.connList()), s.outstanding())
 	fmt.Fprintf(b, "Zxid: 0x%x\nMode: %s\nNode count: %d\n", st.Zxid, st.Role, st.Nodes)

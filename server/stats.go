@@ -36,14 +36,19 @@ func (c *counters) reply(start time.Time, n int) {
 }
 
 // latencyMs returns min, average and max request latency in ms, as
-// ZooKeeper prints them.
-func (c *counters) latencyMs() (lo, avg, hi float64) {
+// ZooKeeper prints them: min and max in whole ms, min rounded down and max
+// up, so that min <= avg <= max holds as it does in ZooKeeper's (which
+// times requests in whole ms). Truncating max made a server whose every
+// request took under a millisecond print an average above its maximum.
+func (c *counters) latencyMs() (lo int64, avg float64, hi int64) {
 	n := c.count.Load()
 	if n == 0 {
 		return 0, 0, 0
 	}
 	ms := float64(time.Millisecond)
-	return float64(c.minNs.Load()) / ms, float64(c.sumNs.Load()) / float64(n) / ms, float64(c.maxNs.Load()) / ms
+	lo = int64(math.Floor(float64(c.minNs.Load()) / ms))
+	hi = int64(math.Ceil(float64(c.maxNs.Load()) / ms))
+	return lo, float64(c.sumNs.Load()) / float64(n) / ms, hi
 }
 
 // reset zeroes the latency and packet figures (srst).
