@@ -137,15 +137,12 @@ func OpenFileLog(dir string, opts FileLogOptions) (*FileLog, error) {
 	}
 	l := &FileLog{dir: dir, opts: opts.withDefaults(), release: newReleaser()}
 	if l.opts.PreallocBytes >= 0 {
-		if l.spare, err = openSpare(dir, l.opts.MaxFileBytes); err != nil {
-			return nil, err
-		}
+		l.spare, err = openSpare(dir, l.opts.MaxFileBytes)
 	} else {
-		for _, p := range []string{spareName, spareName + tmpSuffix} {
-			if err := removeIfExists(filepath.Join(dir, p)); err != nil {
-				return nil, err
-			}
-		}
+		err = removeSpares(dir) // such a log never takes one
+	}
+	if err != nil {
+		return nil, err
 	}
 	var notes []string
 	for i, z := range zs {

@@ -123,7 +123,7 @@ func (l *FileLog) rotate(first core.Zxid) error {
 	l.segs = append(l.segs, segment{first: first, path: path})
 	l.useFile(f, logHeaderSize, max(size, logHeaderSize))
 	l.zeroed = size > 0
-	l.synced, l.fsynced = 0, 0 // not even the header is durable yet
+	l.synced = 0 // not even the header is durable yet (useFile zeroed fsynced)
 	return nil
 }
 

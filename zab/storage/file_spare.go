@@ -75,6 +75,16 @@ func openSpare(dir string, size int64) (*spare, error) {
 
 func (s *spare) path() string { return filepath.Join(s.dir, spareName) }
 
+// removeSpares deletes a spare and a half-written one from dir.
+func removeSpares(dir string) error {
+	for _, name := range []string{spareName, spareName + tmpSuffix} {
+		if err := removeIfExists(filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // want starts writing a spare of size bytes unless one is ready or under
 // way.
 func (s *spare) want(size int64) {
