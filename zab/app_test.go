@@ -150,7 +150,6 @@ func (e *ensemble) start(i int) {
 	e.zabs[i-1] = z
 }
 
-// startAll starts every peer and waits until they have settled.
 // traceTo gives every peer a trace file peer<i>.trace in dir, each at
 // most maxBytes long.
 func (e *ensemble) traceTo(dir string, maxBytes int64) {
@@ -160,6 +159,7 @@ func (e *ensemble) traceTo(dir string, maxBytes int64) {
 	}
 }
 
+// startAll starts every peer and waits until they have settled.
 func (e *ensemble) startAll() {
 	e.t.Helper()
 	for i := range e.cfgs {
