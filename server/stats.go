@@ -46,9 +46,14 @@ func (c *counters) latencyMs() (lo int64, avg float64, hi int64) {
 		return 0, 0, 0
 	}
 	ms := float64(time.Millisecond)
+	avg = float64(c.sumNs.Load()) / float64(n) / ms
 	lo = int64(math.Floor(float64(c.minNs.Load()) / ms))
 	hi = int64(math.Ceil(float64(c.maxNs.Load()) / ms))
-	return lo, float64(c.sumNs.Load()) / float64(n) / ms, hi
+	// The figures are separate atomics (the hot path takes no lock), so a
+	// read beside a reply or an srst can see a mix: the count already 1 and
+	// min still at its start value. The average is right either way, and
+	// bounds the other two.
+	return min(lo, int64(math.Floor(avg))), avg, max(hi, int64(math.Ceil(avg)))
 }
 
 // reset zeroes the latency and packet figures (srst).

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -36,5 +38,39 @@ func TestLatencyFiguresKeepMinAvgMaxInOrder(t *testing.T) {
 				t.Errorf("min/avg/max %d/%.4f/%d: out of order", lo, avg, hi)
 			}
 		})
+	}
+}
+
+// A read between a reply's count and its min/max (the reviewer's case):
+// min must not show its start value, max not 0.
+func TestLatencyFiguresInOrderMidReply(t *testing.T) {
+	var c counters
+	c.init()
+	c.count.Add(1)
+	c.sumNs.Add(int64(300 * time.Microsecond))
+	if lo, avg, hi := c.latencyMs(); float64(lo) > avg || avg > float64(hi) {
+		t.Errorf("min/avg/max %d/%.4f/%d: out of order", lo, avg, hi)
+	}
+}
+
+// Replies and srst beside the reads, as clients' requests beside srvr.
+func TestLatencyFiguresInOrderBesideRepliesAndResets(t *testing.T) {
+	var c counters
+	c.init()
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for !stop.Load() {
+			c.reset()
+			c.reply(time.Now().Add(-300*time.Microsecond), 1)
+		}
+	}()
+	defer func() { stop.Store(true); wg.Wait() }()
+	for i := 0; i < 200_000; i++ {
+		if lo, avg, hi := c.latencyMs(); float64(lo) > avg || avg > float64(hi) {
+			t.Fatalf("read %d: min/avg/max %d/%.4f/%d: out of order", i, lo, avg, hi)
+		}
 	}
 }
