@@ -53,7 +53,8 @@ func checkFiles(files map[string][]byte) error {
 	}
 	slices.Sort(names)
 	for _, n := range names {
-		problems = append(problems, checkFile(n, files[n])...)
+		// Named by their path in the hand-in, as an editor finds them.
+		problems = append(problems, checkFile(gradedDir+n, files[n])...)
 	}
 	if len(problems) == 0 {
 		return nil

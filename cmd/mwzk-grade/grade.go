@@ -173,8 +173,13 @@ func runSummary(r *run, part string) string {
 }
 
 // graderVersion is the grader's commit, "dirty" when its tracked files
-// differ from it, "unknown" without git.
+// differ from it, "unknown" without git; in an unpacked handout, "handout"
+// and the commit it was packed from (a student's own git history there
+// says nothing about the grader).
 func graderVersion(root string) string {
+	if v, err := os.ReadFile(filepath.Join(root, "HANDOUT-VERSION")); err == nil {
+		return "handout " + strings.TrimSpace(string(v))
+	}
 	head, err := gitOut(root, "rev-parse", "HEAD")
 	if err != nil {
 		return "unknown"

@@ -3,6 +3,7 @@ package main
 import (
 	"archive/tar"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -150,9 +151,25 @@ func TestImportRefusalListsWhatIsAllowed(t *testing.T) {
 		t.Fatal("import \"reflect\" was not refused")
 	}
 	got := err.Error()
-	for _, want := range append([]string{`multi.go:3: import "reflect" is not allowed`}, append(allowedModule, allowedStd...)...) {
+	for _, want := range append([]string{`assignments/aufgabe5/multi.go:3: import "reflect" is not allowed`}, append(allowedModule, allowedStd...)...) {
 		if !strings.Contains(got, want) {
 			t.Errorf("refusal %q lacks %q", got, want)
 		}
+	}
+}
+
+// TestGraderVersionInAHandout: an unpacked handout is no checkout of the
+// project, so grade.json names the handout's commit from HANDOUT-VERSION,
+// also when the student put the handout under git of their own.
+func TestGraderVersionInAHandout(t *testing.T) {
+	dir := t.TempDir()
+	if got := graderVersion(dir); got != "unknown" {
+		t.Errorf("a folder without git or HANDOUT-VERSION: grader %q, want unknown", got)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "HANDOUT-VERSION"), []byte("0123abcd\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := graderVersion(dir); got != "handout 0123abcd" {
+		t.Errorf("an unpacked handout: grader %q, want %q", got, "handout 0123abcd")
 	}
 }

@@ -16,6 +16,7 @@ type gradeReport struct {
 		Tests []struct{ Name, Status string }
 	}
 	Problems []string
+	Grader   string
 }
 
 // zeroPoints checks that make grade, run on the untouched stubs in dir,
@@ -40,6 +41,9 @@ func checkZero(rep gradeReport) error {
 	var bad []string
 	if rep.Required.Earned != 0 || rep.Bonus.Earned != 0 {
 		bad = append(bad, fmt.Sprintf("the stubs earned %d required and %d bonus points", rep.Required.Earned, rep.Bonus.Earned))
+	}
+	if !strings.HasPrefix(rep.Grader, "handout ") {
+		bad = append(bad, fmt.Sprintf("grade.json names the grader %q, want the handout's version (%s)", rep.Grader, versionFile))
 	}
 	if rep.Required.Possible == 0 || len(rep.Parts) == 0 {
 		bad = append(bad, "no parts graded")

@@ -177,7 +177,8 @@ func TestExtractRefusesPathsOutside(t *testing.T) {
 func TestCheckZero(t *testing.T) {
 	var rep gradeReport
 	if err := json.Unmarshal([]byte(`{"required":{"earned":0,"possible":100},"bonus":{"earned":0,"possible":20},
-		"parts":[{"id":"A5.1","tests":[{"name":"TreeOperations","status":"fail"}]}]}`), &rep); err != nil {
+		"parts":[{"id":"A5.1","tests":[{"name":"TreeOperations","status":"fail"}]}],
+		"grader":"handout 0123abcd"}`), &rep); err != nil {
 		t.Fatal(err)
 	}
 	if err := checkZero(rep); err != nil {
@@ -185,8 +186,9 @@ func TestCheckZero(t *testing.T) {
 	}
 	rep.Parts[0].Tests[0].Status = "skip"
 	rep.Bonus.Earned = 2
+	rep.Grader = "unknown"
 	err := checkZero(rep)
-	for _, want := range []string{"A5.1/TreeOperations: skip", "0 required and 2 bonus points"} {
+	for _, want := range []string{"A5.1/TreeOperations: skip", "0 required and 2 bonus points", `grader "unknown"`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("checkZero: %v, want it to say %q", err, want)
 		}

@@ -117,6 +117,11 @@ func build(root string, o options, log io.Writer) ([]dropped, error) {
 		return nil, err
 	}
 	kept = forStudents(kept)
+	v, err := versionEntry(root, o.rev)
+	if err != nil {
+		return nil, err
+	}
+	kept = append(kept, v)
 	if m := mentions(kept); len(m) > 0 {
 		return nil, fmt.Errorf("%w: the handout's text mentions what only instructors have:\n  %s", errCheck, strings.Join(m, "\n  "))
 	}
