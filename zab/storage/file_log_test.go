@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -280,4 +281,23 @@ func fileSize(t testing.TB, path string) int64 {
 		t.Fatal(err)
 	}
 	return fi.Size()
+}
+
+// TestNoRoomCoversQuotas: preallocation is skipped, not fatal, when the
+// file system is full and when the user's quota is (EDQUOT), however
+// wrapped; other errors still stop the log.
+func TestNoRoomCoversQuotas(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{fmt.Errorf("fallocate log.1: %w", syscall.ENOSPC), true},
+		{fmt.Errorf("fallocate log.1: %w", syscall.EDQUOT), true},
+		{fmt.Errorf("fallocate log.1: %w", syscall.EIO), false},
+		{nil, false},
+	} {
+		if got := noRoom(c.err); got != c.want {
+			t.Errorf("noRoom(%v) = %v, want %v", c.err, got, c.want)
+		}
+	}
 }

@@ -156,7 +156,7 @@ func (l *FileLog) reserve(need int64) error {
 	// Grow in steps, but not far past MaxFileBytes: the file stops growing
 	// there and rotation would give the excess back at once.
 	target := max(need, min(l.alloc+l.opts.PreallocBytes, l.opts.MaxFileBytes))
-	if err := preallocate(l.f, l.alloc, target-l.alloc); errors.Is(err, syscall.ENOSPC) {
+	if err := preallocate(l.f, l.alloc, target-l.alloc); noRoom(err) {
 		// Preallocation only makes syncs cheaper: the records themselves
 		// may still fit, and if not, their write says so.
 		return nil
@@ -165,6 +165,11 @@ func (l *FileLog) reserve(need int64) error {
 	}
 	l.alloc = target
 	return nil
+}
+
+// noRoom: err says the file system, or the user's quota on it, is full.
+func noRoom(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
 }
 
 // Sync makes every appended entry durable with a single fsync.

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -142,15 +143,20 @@ func removeTmpFiles(dir, prefix string) error {
 	return nil
 }
 
+// zeroBlock is what hasNonZero compares against.
+var zeroBlock [64 << 10]byte
+
 // hasNonZero reports whether f holds a non-zero byte in [from, to). Zeros
 // past the last record are preallocated space; anything else is the rest of
 // a write that did not finish.
 func hasNonZero(f *os.File, from, to int64) (bool, error) {
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, len(zeroBlock))
 	for off := from; off < to; {
 		n := int(min(int64(len(buf)), to-off))
 		m, err := f.ReadAt(buf[:n], off)
-		if slices.ContainsFunc(buf[:m], func(b byte) bool { return b != 0 }) {
+		// A whole-slice compare is many times faster than a byte loop: a
+		// log file that came from a spare is 64 MiB of written zeros.
+		if !bytes.Equal(buf[:m], zeroBlock[:m]) {
 			return true, nil
 		}
 		if err != nil && err != io.EOF {
