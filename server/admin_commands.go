@@ -96,12 +96,11 @@ func (s *Server) adminCons() map[string]any {
 }
 
 func (s *Server) adminConf() map[string]any {
-	logDir := s.props.Path("dataLogDir", "")
 	data, log := s.dirSizes()
 	return map[string]any{
 		"client_port": s.cfg.ClientPort, "client_port_address": s.cfg.ClientPortAddress,
-		"data_dir": s.props.Path("dataSnapDir", logDir), "data_dir_size": data,
-		"data_log_dir": logDir, "data_log_size": log,
+		"data_dir": s.snapDir(), "data_dir_size": data,
+		"data_log_dir": s.logDir(), "data_log_size": log,
 		"tick_time": s.cfg.TickTime.Milliseconds(), "max_client_cnxns": s.cfg.MaxClientCnxns,
 		"min_session_timeout": s.cfg.MinSessionTimeout.Milliseconds(),
 		"max_session_timeout": s.cfg.MaxSessionTimeout.Milliseconds(),
@@ -191,8 +190,7 @@ func (s *Server) adminVotingView() map[string]any {
 }
 
 func (s *Server) adminLastSnapshot() map[string]any {
-	logDir := s.props.Path("dataLogDir", "")
-	names, _ := filepath.Glob(filepath.Join(s.props.Path("dataSnapDir", logDir), "snapshot.*"))
+	names, _ := filepath.Glob(filepath.Join(s.snapDir(), "snapshot.*"))
 	var best string
 	for _, n := range names {
 		if base := filepath.Base(n); len(base) == len("snapshot.")+16 && base > filepath.Base(best) {

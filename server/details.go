@@ -66,8 +66,29 @@ func sortedPaths[V any](m map[string]V) []string {
 
 // dirSizes are the bytes under the snapshot and log folders (dirs).
 func (s *Server) dirSizes() (data, log int64) {
-	logDir := s.props.Path("dataLogDir", "")
-	return dirSize(s.props.Path("dataSnapDir", logDir)), dirSize(logDir)
+	return dirSize(s.snapDir()), dirSize(s.logDir())
+}
+
+// logDir is the peer's log folder, absolute: conf and the admin API are
+// read from elsewhere than the folder the server was started in.
+func (s *Server) logDir() string {
+	return absolute(s.props.Path("dataLogDir", ""))
+}
+
+// snapDir is the peer's snapshot folder (its log folder unless
+// dataSnapDir says otherwise), absolute.
+func (s *Server) snapDir() string {
+	return absolute(s.props.Path("dataSnapDir", s.props.Path("dataLogDir", "")))
+}
+
+func absolute(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }
 
 func dirSize(dir string) int64 {

@@ -205,9 +205,9 @@ func (s *Server) writeConf(b *strings.Builder) {
 	if a := s.Addr(); a != nil {
 		fmt.Fprintf(b, "clientAddress=%s\n", a)
 	}
-	fmt.Fprintf(b, "dataDir=%s\n", s.props.Path("dataSnapDir", s.props.Path("dataLogDir", ""))) // as the admin API's data_dir
+	fmt.Fprintf(b, "dataDir=%s\n", s.snapDir()) // as the admin API's data_dir
 	fmt.Fprintf(b, "dataLogDir=%s\ntickTime=%d\nmaxClientCnxns=%d\nminSessionTimeout=%d\nmaxSessionTimeout=%d\nserverId=%s\n",
-		s.props.Path("dataLogDir", ""), s.cfg.TickTime.Milliseconds(), s.cfg.MaxClientCnxns,
+		s.logDir(), s.cfg.TickTime.Milliseconds(), s.cfg.MaxClientCnxns,
 		s.cfg.MinSessionTimeout.Milliseconds(), s.cfg.MaxSessionTimeout.Milliseconds(), trim(id))
 	fmt.Fprintf(b, "forceSync=%s\n", s.forceSync()) // beyond ZooKeeper's conf: the operator sees an unsafe no
 	peers, _ := s.props.Indexed("peer")

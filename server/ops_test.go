@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -241,6 +242,29 @@ func TestEveryKnownWordIsAnswered(t *testing.T) {
 		// wchc and wchp list watches by session and path: nothing without any
 		if got := fourLetter(t, s.Addr(), w); got == "" && w != "wchc" && w != "wchp" {
 			t.Errorf("%s: no answer", w)
+		}
+	}
+}
+
+// TestDataDirsAreShownAbsolute: a relative dataLogDir (from a peer file
+// given by a relative path, or no file) is shown absolute in conf and the
+// admin API's configuration, which an operator reads from anywhere.
+func TestDataDirsAreShownAbsolute(t *testing.T) {
+	s := startServer(t, newFake(), opsProps(t)+"tickTime=50\nmyid=1\ndataLogDir=rel/log1\n")
+	want, err := filepath.Abs("rel/log1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := fourLetter(t, s.Addr(), "conf")
+	for _, line := range []string{"dataDir=" + want + "\n", "dataLogDir=" + want + "\n"} {
+		if !strings.Contains(conf, line) {
+			t.Errorf("conf lacks %q:\n%s", line, conf)
+		}
+	}
+	cfg := adminJSON(t, s, "configuration")
+	for _, key := range []string{"data_dir", "data_log_dir"} {
+		if cfg[key] != want {
+			t.Errorf("configuration's %s = %v, want %s", key, cfg[key], want)
 		}
 	}
 }
