@@ -40,14 +40,24 @@ func TestLogSyncLinesFromRealHistograms(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	printLogSyncs(&out, []logSyncs{before, {}}, []logSyncs{after, {}}, 4*time.Second)
+	printLogSyncs(&out, []logSyncs{before, {}}, []logSyncs{after, {}}, 4*time.Second, false)
 	for _, want := range []string{
-		"over the loads (4 s,",
+		"log syncs per server over the loads (4 s,",
 		"server 1:      400 syncs,   5.0 entries and  2.000 ms each, syncing  20 % of the time",
 		"server 2: none",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("lines lack %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	printLogSyncs(&out, []logSyncs{before, {}}, []logSyncs{after, {}}, 4*time.Second, true)
+	for _, want := range []string{
+		"log writes (forceSync=no: written, never fsynced) per server",
+		"server 1:      400 writes,   5.0 entries and  2.000 ms each, writing  20 % of the time",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("with --no-fsync, lines lack %q:\n%s", want, out.String())
 		}
 	}
 }

@@ -90,6 +90,7 @@ type ourEnsemble struct {
 	addr    []string
 	files   []string
 	metrics []string // each server's /metrics address (metricsProvider.httpPort)
+	noFsync bool     // forceSync=no: the log's "syncs" are writes only
 }
 
 var errNotServing = errors.New("not serving")
@@ -99,7 +100,7 @@ func startOurs(bin, dir string, t settings) (ensemble, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &ourEnsemble{}
+	o := &ourEnsemble{noFsync: t.noFsync}
 	for i := 1; i <= 3; i++ {
 		o.metrics = append(o.metrics, fmt.Sprintf("http://127.0.0.1:%d/metrics", pp[5+i]))
 		file := filepath.Join(dir, fmt.Sprintf("peer%d.properties", i))
