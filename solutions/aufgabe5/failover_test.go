@@ -53,10 +53,10 @@ func TestLeaderStoppedMidStream(t *testing.T) {
 					case <-time.After(30 * time.Second):
 						r = &resp{Err: errors.New("no reply")}
 					}
-					answered.Add(1)
 					mu.Lock()
 					outs = append(outs, outcome{id, r.Err})
 					mu.Unlock()
+					answered.Add(1) // after the append: 900 answers means outs is complete
 				}()
 				if k%8 == 7 {
 					<-got // a window of about eight, so the stop lands mid-stream
@@ -87,6 +87,8 @@ func TestLeaderStoppedMidStream(t *testing.T) {
 	e.WaitServing(t, leader)
 	mustOK(t, "a write after the restart", create(e, t, 1, s0, "/f/last", "", mwzookeeper.Persistent))
 	waitSame(t, e)
+	mu.Lock()
+	defer mu.Unlock()
 	checkOutcomes(t, e, outs)
 }
 
