@@ -78,7 +78,10 @@ func (s *Server) logDir() string {
 // snapDir is the peer's snapshot folder (its log folder unless
 // dataSnapDir says otherwise), absolute.
 func (s *Server) snapDir() string {
-	return absolute(s.props.Path("dataSnapDir", s.props.Path("dataLogDir", "")))
+	if dir := s.props.Path("dataSnapDir", ""); dir != "" {
+		return absolute(dir)
+	}
+	return s.logDir()
 }
 
 func absolute(dir string) string {

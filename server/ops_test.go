@@ -268,3 +268,44 @@ func TestDataDirsAreShownAbsolute(t *testing.T) {
 		}
 	}
 }
+
+// TestDataDirOfAPeerFileInAFolder: a peer file given by a relative path
+// with a folder (mwzk-server conf/peer1.properties) and no dataSnapDir:
+// conf shows the log folder as the data folder too, resolved once.
+func TestDataDirOfAPeerFileInAFolder(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.MkdirAll("conf", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	text := opsProps(t) + "tickTime=50\nmyid=1\ndataLogDir=log1\n"
+	if err := os.WriteFile("conf/peer1.properties", []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := properties.LoadFile("conf/peer1.properties")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := newFake()
+	s, err := New(p, func() mw.Service { return svc }, Options{Listener: ln, Logger: testLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Stop() })
+	want, err := filepath.Abs("conf/log1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := fourLetter(t, s.Addr(), "conf")
+	for _, line := range []string{"dataLogDir=" + want + "\n", "dataDir=" + want + "\n"} {
+		if !strings.Contains(conf, line) {
+			t.Errorf("conf lacks %q:\n%s", line, conf)
+		}
+	}
+}

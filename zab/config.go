@@ -116,7 +116,11 @@ func ConfigFromProperties(p *properties.Properties, single bool) (Config, error)
 	if c.DataLogDir == "" {
 		return c, p.Errorf("dataLogDir", ErrConfig, "is required: the folder of the transaction log")
 	}
-	c.DataSnapDir = p.Path("dataSnapDir", c.DataLogDir)
+	// Not Path's default: that would resolve the resolved log folder
+	// against the file's folder a second time.
+	if c.DataSnapDir = p.Path("dataSnapDir", ""); c.DataSnapDir == "" {
+		c.DataSnapDir = c.DataLogDir
+	}
 	if err := c.readForceSync(p); err != nil {
 		return c, err
 	}

@@ -113,7 +113,7 @@ func TestForbiddenCodeIsRefusedBeforeAnythingRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = checkFiles(sub.Files)
+	err = checkFiles(sub.Files, sub.at)
 	if !errors.Is(err, errRefused) {
 		t.Fatalf("checkFiles: %v, want refused", err)
 	}

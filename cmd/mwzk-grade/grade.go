@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,7 +30,7 @@ func checkoutSubmission(root string, o options) (*submission, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &submission{Name: dir, Files: map[string][]byte{}}
+	s := &submission{Name: dir, Files: map[string][]byte{}, dir: dir + "/"}
 	for _, n := range names {
 		if strings.HasSuffix(n, "_test.go") {
 			continue
@@ -110,7 +111,7 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 	if err := sub.checkForeign(root); err != nil {
 		return err
 	}
-	if err := checkFiles(sub.Files); err != nil {
+	if err := checkFiles(sub.Files, sub.at); err != nil {
 		return err
 	}
 	t, err := buildTree(root, sub, o.extra)
@@ -175,10 +176,14 @@ func runSummary(r *run, part string) string {
 // graderVersion is the grader's commit, "dirty" when its tracked files
 // differ from it, "unknown" without git; in an unpacked handout, "handout"
 // and the commit it was packed from (a student's own git history there
-// says nothing about the grader).
+// says nothing about the grader). A handout is a tree with HANDOUT-VERSION
+// and without solutions/, so a stray copy of the file in the project's
+// checkout does not hide its changes.
 func graderVersion(root string) string {
 	if v, err := os.ReadFile(filepath.Join(root, "HANDOUT-VERSION")); err == nil {
-		return "handout " + strings.TrimSpace(string(v))
+		if _, err := os.Stat(filepath.Join(root, "solutions")); errors.Is(err, fs.ErrNotExist) {
+			return "handout " + strings.TrimSpace(string(v))
+		}
 	}
 	head, err := gitOut(root, "rev-parse", "HEAD")
 	if err != nil {

@@ -38,6 +38,15 @@ type submission struct {
 	Ignored []string          // everything else that came with it, and why
 
 	outside map[string][]byte // files outside the graded folder, by path relative to the submission's root
+	dir     string            // the graded folder's path in the submission, ending in "/"
+}
+
+// at is where a graded file is in the submission, as its author finds it.
+func (s *submission) at(name string) string {
+	if s.dir == "" {
+		return gradedDir + name
+	}
+	return s.dir + name
 }
 
 // entry is one regular file of a submission, by its slash-separated path.
@@ -131,7 +140,7 @@ func (s *submission) pick(origin string, ents []entry) error {
 	if prefix == "" {
 		return fmt.Errorf("%w: submission %s has no %s folder (hand in the folder assignments/aufgabe5 with your .go files)", errRefused, origin, gradedDir)
 	}
-	s.Files, s.outside = map[string][]byte{}, map[string][]byte{}
+	s.Files, s.outside, s.dir = map[string][]byte{}, map[string][]byte{}, prefix
 	top := strings.TrimSuffix(prefix, gradedDir)
 	for _, e := range ents {
 		rest, ok := strings.CutPrefix(e.name, prefix)

@@ -144,14 +144,21 @@ func keys(m map[string][]byte) []string {
 }
 
 // TestImportRefusalListsWhatIsAllowed: the refusal is the student's only
-// guide, so it names every allowed import.
+// guide, so it names every allowed import, and the file by its path in the
+// hand-in (here packed from inside the unpacked handout's folder).
 func TestImportRefusalListsWhatIsAllowed(t *testing.T) {
-	err := checkFiles(map[string][]byte{"multi.go": []byte("package aufgabe5\n\nimport \"reflect\"\n\nvar _ = reflect.TypeOf\n")})
+	dir := t.TempDir()
+	writeTree(t, dir, inFolder("aufgabe5", map[string]string{"multi.go": "package aufgabe5\n\nimport \"reflect\"\n\nvar _ = reflect.TypeOf\n"}))
+	sub, err := loadSubmission(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = checkFiles(sub.Files, sub.at)
 	if err == nil {
 		t.Fatal("import \"reflect\" was not refused")
 	}
 	got := err.Error()
-	for _, want := range append([]string{`assignments/aufgabe5/multi.go:3: import "reflect" is not allowed`}, append(allowedModule, allowedStd...)...) {
+	for _, want := range append([]string{`aufgabe5/assignments/aufgabe5/multi.go:3: import "reflect" is not allowed`}, append(allowedModule, allowedStd...)...) {
 		if !strings.Contains(got, want) {
 			t.Errorf("refusal %q lacks %q", got, want)
 		}
@@ -174,5 +181,13 @@ func TestGraderVersionInAHandout(t *testing.T) {
 	}
 	if got := graderVersion(dir); got != "handout 0123abcd" {
 		t.Errorf("an unpacked handout: grader %q, want %q", got, "handout 0123abcd")
+	}
+	// The project's checkout has solutions/: a stray HANDOUT-VERSION there
+	// must not hide its state ("unknown" here, as it is no git checkout).
+	if err := os.Mkdir(filepath.Join(dir, "solutions"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := graderVersion(dir); got != "unknown" {
+		t.Errorf("a tree with solutions/ and HANDOUT-VERSION: grader %q, want unknown (not a handout)", got)
 	}
 }
