@@ -71,7 +71,7 @@ bad = KazooClient(hosts=host, timeout=10, sasl_options={
 states, ended = [], threading.Event()
 def record(state, callback=bad._session_callback):
     states.append(state)
-    if state in ("AUTH_FAILED", "CLOSED") and "CONNECTED" in states:
+    if state == "AUTH_FAILED" or (state == "CLOSED" and "CONNECTED" in states):
         ended.set()
     callback(state)
 bad._session_callback = record

@@ -93,7 +93,7 @@ func (d *diskWatch) print(w io.Writer) {
 	}
 	after, err := d.e.logSyncs()
 	if err = errors.Join(d.err, err); err != nil {
-		fmt.Fprintf(w, "  log syncs: %v\n", err)
+		fmt.Fprintf(w, "  log syncs (or writes): %v\n", err)
 		return
 	}
 	printLogSyncs(w, d.before, after, time.Since(d.start), d.e.noFsync)

@@ -51,8 +51,38 @@ func Create(path string, limit int64) (*Writer, error) {
 		return nil, fmt.Errorf("%w: %s: %w", ErrTrace, path, err)
 	}
 	w := &Writer{f: f, path: path, size: st.Size(), limit: max(limit, 4096)}
+	if err := w.endTornLine(); err != nil {
+		f.Close()
+		return nil, err
+	}
 	w.full = w.size+fullReserve > w.limit // an earlier run filled it
 	return w, nil
+}
+
+// endTornLine ends the line an earlier incarnation left cut short (a
+// SIGKILL can stop a write between pages), so that this incarnation's
+// first event starts a line of its own; Read skips the cut line.
+func (w *Writer) endTornLine() error {
+	if w.size == 0 {
+		return nil
+	}
+	r, err := os.Open(w.path)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrTrace, w.path, err)
+	}
+	defer r.Close()
+	last := make([]byte, 1)
+	if _, err := r.ReadAt(last, w.size-1); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrTrace, w.path, err)
+	}
+	if last[0] == '\n' {
+		return nil
+	}
+	if _, err := w.f.Write([]byte{'\n'}); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrTrace, w.path, err)
+	}
+	w.size++
+	return nil
 }
 
 // Add buffers e; Flush writes it. After the limit, events are dropped.
@@ -97,11 +127,13 @@ func (w *Writer) Close() error {
 	return errors.Join(err, w.f.Close())
 }
 
-// Read reads a trace written by Writer. A last line cut short (the
-// process was killed while writing it) is ignored; any other bad line is
-// an error naming name and the line.
+// Read reads a trace written by Writer. A line cut short because its
+// process was killed while writing it is ignored: the last line, or a bad
+// line right before the next incarnation's first event. Any other bad
+// line is an error naming name and the line.
 func Read(r io.Reader, name string) ([]Event, error) {
 	var out []Event
+	var cut error // a bad line, forgiven if the next incarnation follows it
 	br := bufio.NewReaderSize(r, 1<<16)
 	for line := 1; ; line++ {
 		b, err := br.ReadBytes('\n')
@@ -117,8 +149,16 @@ func Read(r io.Reader, name string) ([]Event, error) {
 		}
 		var e Event
 		if err := json.Unmarshal(b, &e); err != nil {
-			return out, fmt.Errorf("%w: %s:%d: %w", ErrTrace, name, line, err)
+			if cut != nil {
+				return out, cut
+			}
+			cut = fmt.Errorf("%w: %s:%d: %w", ErrTrace, name, line, err)
+			continue
 		}
+		if cut != nil && len(out) > 0 && out[len(out)-1].Inc == e.Inc {
+			return out, cut
+		}
+		cut = nil
 		out = append(out, e)
 	}
 }

@@ -3,9 +3,11 @@ package trace
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -134,5 +136,43 @@ func TestReadIgnoresATornTail(t *testing.T) {
 	_, err = Read(strings.NewReader(good+"garbage\n"+good), "peer1.trace")
 	if !errors.Is(err, ErrTrace) || !strings.Contains(err.Error(), "peer1.trace:3") {
 		t.Fatalf("Read of a bad line = %v, want ErrTrace naming peer1.trace:3", err)
+	}
+}
+
+// TestARestartAfterATornWriteReads: a peer killed in the middle of a
+// flush leaves a line cut short without its newline; the restarted peer
+// appends to the same file. Its first event must start a line of its own,
+// and the file reads back with both incarnations, the cut line skipped.
+func TestARestartAfterATornWriteReads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "peer3.trace")
+	first := string(AppendJSON(nil, &Event{Peer: 3, Inc: 7, N: 1, Kind: KindStart})) +
+		string(AppendJSON(nil, &Event{Peer: 3, Inc: 7, N: 2, Kind: KindStop}))
+	if err := os.WriteFile(path, []byte(first+`{"p":3,"i":7,"n":3,"t":0,"k":"se`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Create(path, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Add(&Event{Peer: 3, Inc: 8, N: 1, Kind: KindStart})
+	w.Add(&Event{Peer: 3, Inc: 8, N: 2, Kind: KindStop})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := ReadFile(path)
+	if err != nil {
+		t.Fatalf("ReadFile after a torn write and a restart: %v", err)
+	}
+	var got []string
+	for _, e := range evs {
+		got = append(got, fmt.Sprintf("%d/%d", e.Inc, e.N))
+	}
+	if want := []string{"7/1", "7/2", "8/1", "8/2"}; !slices.Equal(got, want) {
+		t.Errorf("events (incarnation/number) %v, want %v", got, want)
+	}
+	// A bad line inside one incarnation is still an error.
+	bad := first + "garbage\n" + string(AppendJSON(nil, &Event{Peer: 3, Inc: 7, N: 3, Kind: KindStop}))
+	if _, err := Read(strings.NewReader(bad), "peer3.trace"); !errors.Is(err, ErrTrace) || !strings.Contains(err.Error(), "peer3.trace:3") {
+		t.Errorf("a bad line between two events of one incarnation: %v, want ErrTrace naming peer3.trace:3", err)
 	}
 }
