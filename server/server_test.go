@@ -275,8 +275,8 @@ func expiredOrNew(c *zk.Conn, id int64) bool {
 func TestHeartbeatClosesSilentConnection(t *testing.T) {
 	s := startServer(t, newFake(), testProps)
 	r := dialRaw(t, s.Addr())
+	start := time.Now() // before the connect: the server's clock starts when it reads it
 	r.connect(0, make([]byte, 16), 300)
-	start := time.Now()
 	if !r.closed() {
 		t.Fatal("a silent connection was not closed")
 	}
