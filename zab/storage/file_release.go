@@ -50,6 +50,10 @@ func retire(dir string, paths []string) (renamed []string, durable bool, err err
 // syncRetired makes the renames durable; a test makes it fail.
 var syncRetired = syncDir
 
+// releaseHold, set by a test, holds every release until it is closed (or
+// the log closes): a caller that waited for the release would hang.
+var releaseHold chan struct{}
+
 // releaser deletes retired files in the background, oldest first.
 type releaser struct {
 	mu      sync.Mutex
@@ -113,6 +117,12 @@ func (r *releaser) stop() error {
 // release deletes a retired file gently: shrinking it by releaseStep,
 // pausing in between until hurry is closed, then unlinking what is left.
 func release(path string, hurry <-chan struct{}) error {
+	if releaseHold != nil {
+		select {
+		case <-releaseHold:
+		case <-hurry:
+		}
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("storage: remove log file: %w", err)
