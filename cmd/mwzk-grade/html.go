@@ -50,9 +50,9 @@ code{background:#f0f0f0;padding:0 .2em}
 {{end}}{{end}}{{end}}
 {{if .Problems}}<h2>Problems outside the tests</h2><pre>{{range .Problems}}{{.}}
 {{end}}</pre>{{end}}{{end}}
-{{if .Ignored}}<h2>Ignored</h2><p>Only <code>assignments/aufgabe5/*.go</code> is graded, with the grader's own tests.</p><pre>{{range .Ignored}}{{.}}
+{{if .Ignored}}<h2>Ignored</h2><p>Only <code>{{.GradedDir}}*.go</code> is graded, with the grader's own tests.</p><pre>{{range .Ignored}}{{.}}
 {{end}}</pre>{{end}}
-<p class="meta">Graded files: {{range .Files}}<code>{{.}}</code> {{end}}<br>
+<p class="meta">Graded files in <code>{{.GradedDir}}</code>: {{range .Files}}<code>{{.}}</code> {{end}}<br>
 sha256 {{.SHA256}} · grader {{.Grader}} · {{.GoVersion}} · {{.Date}} · {{.Seconds}} s · {{.Repeat}} run(s)</p>
 </body></html>
 `))

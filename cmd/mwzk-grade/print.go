@@ -53,7 +53,7 @@ func printReport(w io.Writer, rep *Report) {
 		}
 	}
 	if len(rep.Ignored) > 0 {
-		fmt.Fprintf(w, "\nIgnored (only %s*.go is graded, with the grader's own tests): %d file(s)\n", gradedDir, len(rep.Ignored))
+		fmt.Fprintf(w, "\nIgnored (only %s*.go is graded, with the grader's own tests): %d file(s)\n", rep.GradedDir(), len(rep.Ignored))
 		for i, l := range rep.Ignored {
 			if i == 10 {
 				fmt.Fprintf(w, "    … and %d more (grade.json lists all)\n", len(rep.Ignored)-10)
@@ -62,7 +62,7 @@ func printReport(w io.Writer, rep *Report) {
 			fmt.Fprintf(w, "    %s\n", l)
 		}
 	}
-	fmt.Fprintf(w, "\nGraded files sha256 %s; grader %s; %s; %s\n", rep.SHA256, rep.Grader, rep.GoVersion, rep.Date)
+	fmt.Fprintf(w, "\nGraded files (%s) sha256 %s; grader %s; %s; %s\n", rep.GradedDir(), rep.SHA256, rep.Grader, rep.GoVersion, rep.Date)
 }
 
 func printFailures(w io.Writer, rep *Report) {
@@ -128,4 +128,13 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// GradedDir is the folder whose .go files were graded, as the submission
+// has it (reports of older graders lack it).
+func (rep *Report) GradedDir() string {
+	if rep.Dir != "" {
+		return rep.Dir
+	}
+	return gradedDir
 }

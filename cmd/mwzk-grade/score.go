@@ -21,7 +21,8 @@ type Report struct {
 	Extra      string   `json:"extra,omitempty"`   // the folder of hidden tests
 	Status     string   `json:"status"`            // graded, compile-error, refused, timeout
 	SHA256     string   `json:"sha256,omitempty"`  // of the graded files (submission.sha256)
-	Files      []string `json:"files,omitempty"`   // the graded files
+	Dir        string   `json:"dir,omitempty"`     // the graded folder, as it is in the submission
+	Files      []string `json:"files,omitempty"`   // the graded files, in Dir
 	Ignored    []string `json:"ignored,omitempty"` // what came with the submission and was not used
 
 	Grader     string  `json:"grader"`      // the grader's commit, "dirty" or "unknown"
