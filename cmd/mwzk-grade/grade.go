@@ -177,11 +177,11 @@ func runSummary(r *run, part string) string {
 // differ from it, "unknown" without git; in an unpacked handout, "handout"
 // and the commit it was packed from (a student's own git history there
 // says nothing about the grader). A handout is a tree with HANDOUT-VERSION
-// and without solutions/, so a stray copy of the file in the project's
-// checkout does not hide its changes.
+// and without the reference (solutions/aufgabe5), so a stray copy of the
+// file in the project's checkout does not hide its changes.
 func graderVersion(root string) string {
 	if v, err := os.ReadFile(filepath.Join(root, "HANDOUT-VERSION")); err == nil {
-		if _, err := os.Stat(filepath.Join(root, "solutions")); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(root, "solutions", "aufgabe5")); errors.Is(err, fs.ErrNotExist) {
 			return "handout " + strings.TrimSpace(string(v))
 		}
 	}

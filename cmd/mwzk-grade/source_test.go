@@ -182,12 +182,12 @@ func TestGraderVersionInAHandout(t *testing.T) {
 	if got := graderVersion(dir); got != "handout 0123abcd" {
 		t.Errorf("an unpacked handout: grader %q, want %q", got, "handout 0123abcd")
 	}
-	// The project's checkout has solutions/: a stray HANDOUT-VERSION there
+	// The project's checkout has the reference: a stray HANDOUT-VERSION there
 	// must not hide its state ("unknown" here, as it is no git checkout).
-	if err := os.Mkdir(filepath.Join(dir, "solutions"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "solutions", "aufgabe5"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if got := graderVersion(dir); got != "unknown" {
-		t.Errorf("a tree with solutions/ and HANDOUT-VERSION: grader %q, want unknown (not a handout)", got)
+		t.Errorf("a tree with solutions/aufgabe5 and HANDOUT-VERSION: grader %q, want unknown (not a handout)", got)
 	}
 }

@@ -134,7 +134,8 @@ func TestInstallingASnapshotDoesNotWaitForTheRelease(t *testing.T) {
 	select {
 	case err := <-done:
 		if err != nil {
-			t.Fatal(err)
+			close(hold)
+			t.Fatal(errors.Join(err, s.Close()))
 		}
 	case <-time.After(30 * time.Second):
 		close(hold)

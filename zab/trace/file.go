@@ -127,13 +127,15 @@ func (w *Writer) Close() error {
 	return errors.Join(err, w.f.Close())
 }
 
-// Read reads a trace written by Writer. A line cut short because its
-// process was killed while writing it is ignored: the last line, or a bad
-// line right before the next incarnation's first event. Any other bad
-// line is an error naming name and the line.
+// Read reads a trace written by Writer. Lines cut short because their
+// process was killed while writing them are skipped: the last line, or
+// bad lines right before an incarnation's first event (a restarted peer
+// ends the cut line and flushes its start event alone, so a kill during
+// that flush cuts a line of its own). Any other bad line is an error
+// naming name and the line.
 func Read(r io.Reader, name string) ([]Event, error) {
 	var out []Event
-	var cut error // a bad line, forgiven if the next incarnation follows it
+	var cut error // the first bad line of a run, forgiven if a new incarnation follows
 	br := bufio.NewReaderSize(r, 1<<16)
 	for line := 1; ; line++ {
 		b, err := br.ReadBytes('\n')
@@ -149,18 +151,23 @@ func Read(r io.Reader, name string) ([]Event, error) {
 		}
 		var e Event
 		if err := json.Unmarshal(b, &e); err != nil {
-			if cut != nil {
-				return out, cut
+			if cut == nil {
+				cut = fmt.Errorf("%w: %s:%d: %w", ErrTrace, name, line, err)
 			}
-			cut = fmt.Errorf("%w: %s:%d: %w", ErrTrace, name, line, err)
 			continue
 		}
-		if cut != nil && len(out) > 0 && out[len(out)-1].Inc == e.Inc {
+		if cut != nil && !startsIncarnation(out, e) {
 			return out, cut
 		}
 		cut = nil
 		out = append(out, e)
 	}
+}
+
+// startsIncarnation: e is the first event of an incarnation other than
+// the one of the last event read.
+func startsIncarnation(read []Event, e Event) bool {
+	return e.N == 1 && (len(read) == 0 || read[len(read)-1].Inc != e.Inc)
 }
 
 // ReadFile reads the trace file at path.

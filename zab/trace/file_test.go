@@ -176,3 +176,32 @@ func TestARestartAfterATornWriteReads(t *testing.T) {
 		t.Errorf("a bad line between two events of one incarnation: %v, want ErrTrace naming peer3.trace:3", err)
 	}
 }
+
+// TestReadForgivesOnlyWhatAKillLeaves: two kills in a row (the second
+// during the restarted peer's first flush) leave two cut lines before the
+// third incarnation's first event, and they are skipped; a bad line before
+// an event that does not start an incarnation is corruption no kill
+// leaves, and an error. (From a review, which proved both with the first
+// version of the rule.)
+func TestReadForgivesOnlyWhatAKillLeaves(t *testing.T) {
+	line := func(inc, n uint64) string {
+		return string(AppendJSON(nil, &Event{Peer: 1, Inc: inc, N: n, Kind: KindDeliver}))
+	}
+	cut := func(s string) string { return s[:len(s)/2] + "\n" }
+	evs, err := Read(strings.NewReader(line(7, 1)+cut(line(7, 2))+cut(line(8, 1))+line(9, 1)), "peer1.trace")
+	if err != nil || len(evs) != 2 || evs[1].Inc != 9 {
+		t.Errorf("two cut lines before a third incarnation: %d events, %v; want 7/1 and 9/1", len(evs), err)
+	}
+	if evs, err := Read(strings.NewReader(cut(line(7, 1))+line(8, 1)), "peer1.trace"); err != nil || len(evs) != 1 {
+		t.Errorf("a cut first line before a new incarnation: %d events, %v; want 8/1", len(evs), err)
+	}
+	for _, text := range []string{
+		"garbage\n" + line(7, 2) + line(7, 3),
+		line(7, 1) + "garbage\n" + line(8, 5) + line(8, 6),
+		line(7, 1) + "garbage\n" + line(7, 1),
+	} {
+		if evs, err := Read(strings.NewReader(text), "peer1.trace"); !errors.Is(err, ErrTrace) || !strings.Contains(err.Error(), "peer1.trace:") {
+			t.Errorf("Read(%q) = %d events, %v; want ErrTrace naming the bad line", text, len(evs), err)
+		}
+	}
+}
