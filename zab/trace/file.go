@@ -51,11 +51,14 @@ func Create(path string, limit int64) (*Writer, error) {
 		return nil, fmt.Errorf("%w: %s: %w", ErrTrace, path, err)
 	}
 	w := &Writer{f: f, path: path, size: st.Size(), limit: max(limit, 4096)}
+	w.full = w.size+fullReserve > w.limit // an earlier run filled it: nothing more goes in
+	if w.full {
+		return w, nil
+	}
 	if err := w.endTornLine(); err != nil {
 		f.Close()
 		return nil, err
 	}
-	w.full = w.size+fullReserve > w.limit // an earlier run filled it
 	return w, nil
 }
 

@@ -205,3 +205,29 @@ func TestReadForgivesOnlyWhatAKillLeaves(t *testing.T) {
 		}
 	}
 }
+
+// TestAFullTraceStaysAsItIs: a trace file that reached its limit gets
+// nothing more, not even the newline that would end a line a kill cut.
+func TestAFullTraceStaysAsItIs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "peer1.trace")
+	full := strings.Repeat(string(AppendJSON(nil, &Event{Peer: 1, Inc: 7, N: 1, Kind: KindStart})), 200)
+	full = full[:len(full)-10] // cut mid-line, as a kill leaves it
+	if err := os.WriteFile(path, []byte(full), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Create(path, int64(len(full)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Add(&Event{Peer: 1, Inc: 8, N: 1, Kind: KindStart})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() != int64(len(full)) {
+		t.Errorf("a full trace file of %d bytes has %d after a restart; want it unchanged", len(full), fi.Size())
+	}
+}
