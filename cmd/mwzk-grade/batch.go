@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -73,8 +74,31 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 	if err := writeGradebook(book, items); err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "mwzk-grade: wrote %s\n", book)
+	fmt.Fprintf(log, "mwzk-grade: wrote %s: %s\n", book, statusCounts(items))
 	return nil
+}
+
+// statusCounts says how many submissions ended how ("3 graded, 1
+// refused"), so that the hand-ins needing a look show at the end of a
+// long batch.
+func statusCounts(items []batchItem) string {
+	n := map[string]int{}
+	for _, it := range items {
+		if it.rep != nil {
+			n[it.rep.Status]++
+		}
+	}
+	var parts []string
+	for _, st := range []string{"graded", "timeout", "compile-error", "refused", "error"} {
+		if n[st] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[st], st))
+			delete(n, st)
+		}
+	}
+	for _, st := range slices.Sorted(maps.Keys(n)) { // none today; a new status still counts
+		parts = append(parts, fmt.Sprintf("%d %s", n[st], st))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // listSubmissions lists the folder's entries: archives, folders and

@@ -30,8 +30,8 @@ func classFolder(t *testing.T, root, dir string) {
 	stubs := folderFiles(t, root, "assignments/aufgabe5")
 	writeTree(t, filepath.Join(dir, "stubs"), inFolder("", stubs))
 
-	broken := inFolder("", stubs)
-	broken[gradedDir+"broken.go"] = "package aufgabe5\n\nfunc broken() int { return \"not an int\" }\n"
+	broken := inFolder("handin", stubs) // nested, as many hand-ins are
+	broken["handin/"+gradedDir+"broken.go"] = "package aufgabe5\n\nfunc broken() int { return \"not an int\" }\n"
 	writeZip(t, filepath.Join(dir, "broken.zip"), broken)
 
 	hang := inFolder("", stubs)
@@ -73,6 +73,9 @@ func TestBatchGradesAClass(t *testing.T) {
 		t.Fatalf("batch: %v\n%s", err, log.String())
 	}
 	t.Logf("first batch in %v:\n%s", time.Since(start).Round(time.Second), log.String())
+	if want := "gradebook.csv: 3 graded, 1 timeout, 1 compile-error\n"; !strings.HasSuffix(log.String(), want) {
+		t.Errorf("the batch's last line does not end in %q", want)
+	}
 	want := map[string]struct{ status, total string }{
 		"ref": {"graded", "30"}, "stubs": {"graded", "0"}, "broken": {"compile-error", "0"},
 		"hang": {"timeout", "0"}, "variant": {"graded", "<30"},
@@ -92,7 +95,7 @@ func TestBatchGradesAClass(t *testing.T) {
 			}
 		}
 	}
-	if text := readFile(t, filepath.Join(out, "broken", "report.txt")); !strings.Contains(text, "DOES NOT COMPILE") || !strings.Contains(text, "broken.go:3") {
+	if text := readFile(t, filepath.Join(out, "broken", "report.txt")); !strings.Contains(text, "DOES NOT COMPILE") || !strings.Contains(text, "handin/"+gradedDir+"broken.go:3") {
 		t.Errorf("the compile error's report does not lead with the compiler's message:\n%s", text)
 	}
 	// Why a submission earned nothing the usual way is in the gradebook's last column.

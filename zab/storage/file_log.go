@@ -89,6 +89,7 @@ type FileLog struct {
 	// fsyncs and sets it.
 	fsynced int64
 	alloc   int64     // size of the last segment on disk, preallocation included
+	full    bool      // preallocating the last segment met a full disk: it grows by its writes alone
 	zeroed  bool      // the last segment came from a spare: written zeros, not fallocated
 	fsyncs  int       // fsyncs of the last segment's data since it was opened
 	spare   *spare    // the next file, prepared ahead (file_spare.go); nil without preallocation
@@ -315,7 +316,7 @@ func (l *FileLog) useFile(f *os.File, end, size int64) {
 	}
 	l.off, l.synced, l.alloc = end, end, size
 	l.fsynced = 0
-	l.zeroed, l.fsyncs = false, 0
+	l.zeroed, l.fsyncs, l.full = false, 0, false
 }
 
 // closeFile closes the file being appended to, dropping unwritten buffers.

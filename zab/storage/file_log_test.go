@@ -301,3 +301,33 @@ func TestNoRoomCoversQuotas(t *testing.T) {
 		}
 	}
 }
+
+// TestAFullDiskIsAskedOnceAFile: once preallocating a file meets a full
+// disk, that file grows by its writes alone instead of paying a failing
+// fallocate with every append; the next file asks again; nothing
+// appended is lost.
+func TestAFullDiskIsAskedOnceAFile(t *testing.T) {
+	calls := 0
+	preallocateFile = func(f *os.File, off, length int64) error {
+		calls++
+		return fmt.Errorf("storage: preallocate %s: %w", f.Name(), syscall.ENOSPC)
+	}
+	t.Cleanup(func() { preallocateFile = preallocate })
+	dir := t.TempDir()
+	l := openLog(t, dir, FileLogOptions{MaxFileBytes: 64 << 10, PreallocBytes: 4 << 10})
+	var all []core.Entry
+	for c := uint32(1); c <= 100; c++ {
+		e := core.Entry{Zxid: core.NewZxid(1, c), Data: bytes.Repeat([]byte{byte(c)}, 1<<10)}
+		writeLog(t, l, []core.Entry{e})
+		all = append(all, e)
+	}
+	files := len(logFiles(t, dir))
+	if files < 2 || calls > files {
+		t.Fatalf("%d fallocate calls on a full disk for 100 appends in %d files, want one per file at most", calls, files)
+	}
+	closeLog(t, l)
+	preallocateFile = preallocate
+	l = openLog(t, dir, FileLogOptions{MaxFileBytes: 64 << 10, PreallocBytes: 4 << 10})
+	defer closeLog(t, l)
+	checkEntries(t, l, 0, all)
+}

@@ -148,17 +148,23 @@ func (l *FileLog) newFile(path string) (*os.File, int64, error) {
 	return f, 0, nil
 }
 
+// preallocateFile is preallocate; tests replace it to fill the disk.
+var preallocateFile = preallocate
+
 // reserve makes sure the file is allocated up to offset need.
 func (l *FileLog) reserve(need int64) error {
-	if l.opts.PreallocBytes < 0 || need <= l.alloc {
+	if l.opts.PreallocBytes < 0 || l.full || need <= l.alloc {
 		return nil
 	}
 	// Grow in steps, but not far past MaxFileBytes: the file stops growing
 	// there and rotation would give the excess back at once.
 	target := max(need, min(l.alloc+l.opts.PreallocBytes, l.opts.MaxFileBytes))
-	if err := preallocate(l.f, l.alloc, target-l.alloc); noRoom(err) {
+	if err := preallocateFile(l.f, l.alloc, target-l.alloc); noRoom(err) {
 		// Preallocation only makes syncs cheaper: the records themselves
-		// may still fit, and if not, their write says so.
+		// may still fit, and if not, their write says so. The next file
+		// tries again; this one does not, or every append on a full disk
+		// would pay a failing fallocate.
+		l.full = true
 		return nil
 	} else if err != nil {
 		return err
