@@ -30,6 +30,9 @@ type replyDropProxy struct {
 	blockAfter atomic.Bool
 	// op, if set, is the opcode whose reply is dropped instead of a create's.
 	op atomic.Int32
+	// watches counts the requests that leave a watch: exists, getData,
+	// getChildren and getChildren2 with their watch flag set.
+	watches atomic.Int32
 
 	mu      sync.Mutex
 	blocked bool
@@ -98,6 +101,9 @@ func (p *replyDropProxy) accept() {
 				hit := false
 				if !first && len(body) >= 8 {
 					op := int32(binary.BigEndian.Uint32(body[4:8]))
+					if (op == 3 || op == 4 || op == 8 || op == 12) && body[len(body)-1] == 1 {
+						p.watches.Add(1)
+					}
 					hit = ((p.op.Load() == 0 && (op == 1 || op == 15)) || (p.op.Load() != 0 && op == p.op.Load())) &&
 						p.armed.CompareAndSwap(true, false)
 				}

@@ -129,7 +129,13 @@ func (q *Queue) Take(ctx context.Context) ([]byte, error) {
 		return nil, err
 	}
 	for {
-		data, ok, ch, err := q.poll(true)
+		// Watch only an empty queue: a Take that finds an item leaves no
+		// watch behind, and none is pending while its delete is in flight.
+		data, ok, _, err := q.poll(false)
+		if err != nil || ok {
+			return data, err
+		}
+		data, ok, ch, err := q.poll(true) // again: an item may have come meanwhile
 		if err != nil || ok {
 			return data, err
 		}
