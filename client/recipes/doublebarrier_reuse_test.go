@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"zablab/client"
 	"zablab/client/internal/zktest"
 	"zablab/client/recipes"
 	"zablab/internal/realzk"
@@ -23,12 +22,7 @@ import (
 func TestDoubleBarrierNextRoundStrandsSlowLeaver(t *testing.T) {
 	srv := zktest.Shared(t)
 	dir := zktest.Root(t)
-	px := newReplyDropProxy(t, srv.Addrs[0])
-	zA, err := client.Connect([]string{px.addr()}, 10*time.Second, client.WithConnectTimeout(20*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zA.Close()
+	px, zA := throughProxy(t, srv)
 	zB := connect(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -53,6 +53,18 @@ func newReplyDropProxy(t *testing.T, target string) *replyDropProxy {
 
 func (p *replyDropProxy) addr() string { return p.ln.Addr().String() }
 
+// throughProxy connects a client to srv through a new replyDropProxy.
+func throughProxy(t *testing.T, srv *zktest.Server) (*replyDropProxy, *client.MWZooKeeper) {
+	t.Helper()
+	px := newReplyDropProxy(t, srv.Addrs[0])
+	z, err := client.Connect([]string{px.addr()}, 10*time.Second, client.WithConnectTimeout(20*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { z.Close() })
+	return px, z
+}
+
 func (p *replyDropProxy) cut(block bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -169,12 +181,7 @@ func (p *replyDropProxy) accept() {
 func TestLockSameSessionLostCreateReply(t *testing.T) {
 	srv := zktest.Shared(t)
 	dir := zktest.Root(t)
-	px := newReplyDropProxy(t, srv.Addrs[0])
-	z, err := client.Connect([]string{px.addr()}, 10*time.Second, client.WithConnectTimeout(20*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer z.Close()
+	px, z := throughProxy(t, srv)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 

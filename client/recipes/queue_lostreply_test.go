@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"zablab/client"
 	"zablab/client/internal/zktest"
 	"zablab/client/recipes"
 )
@@ -17,12 +16,7 @@ import (
 func TestQueueTakeLosesItemOnLostDeleteReply(t *testing.T) {
 	srv := zktest.Shared(t)
 	dir := zktest.Root(t)
-	px := newReplyDropProxy(t, srv.Addrs[0])
-	z, err := client.Connect([]string{px.addr()}, 10*time.Second, client.WithConnectTimeout(20*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer z.Close()
+	px, z := throughProxy(t, srv)
 	producer := connect(t)
 	if err := recipes.NewQueue(producer, dir).Put([]byte("job-1")); err != nil {
 		t.Fatal(err)

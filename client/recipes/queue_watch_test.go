@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"zablab/client"
 	"zablab/client/internal/zktest"
 	"zablab/client/recipes"
 	"zablab/internal/wait"
@@ -18,12 +17,7 @@ import (
 func TestQueueTakeWatchesOnlyAnEmptyQueue(t *testing.T) {
 	srv := zktest.Shared(t)
 	dir := zktest.Root(t)
-	px := newReplyDropProxy(t, srv.Addrs[0])
-	z, err := client.Connect([]string{px.addr()}, 10*time.Second, client.WithConnectTimeout(20*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer z.Close()
+	px, z := throughProxy(t, srv)
 	producer := recipes.NewQueue(connect(t), dir)
 	if err := producer.Put([]byte("job-1")); err != nil {
 		t.Fatal(err)
