@@ -7,7 +7,7 @@ J           ?= 1
 TIMEOUT     ?= 15m
 V           ?=
 
-grade-all: ## grade a folder of hand-ins: make grade-all SUBMISSIONS=dir [OUT=grades] [J=1] [TIMEOUT=15m] [REPEAT=n] [EXTRA=dir]
+grade-all: ## grade a folder of hand-ins: make grade-all SUBMISSIONS=dir [OUT=grades] [J=1] [TIMEOUT=15m] [REPEAT=n] [PART=A5.2] [EXTRA=dir]
 	@test -n "$(SUBMISSIONS)" || { echo "make grade-all: say which folder: make grade-all SUBMISSIONS=path/to/hand-ins"; exit 2; }
 	$(GO) run ./cmd/mwzk-grade --submissions $(SUBMISSIONS) --out $(OUT) -j $(J) --timeout $(TIMEOUT) \
 		--repeat $(REPEAT) $(if $(PART),--part $(PART)) $(if $(EXTRA),--extra $(EXTRA))

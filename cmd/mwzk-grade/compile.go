@@ -19,9 +19,9 @@ const suitePkg = "./" + gradedDir
 
 // compileSuite builds the suite's test binary in t. -trimpath keeps the
 // build cache's entries valid across the grading copies; vet is the
-// student's business, not the grade's. at names a graded file as the
-// hand-in has it, for the compiler's messages.
-func compileSuite(ctx context.Context, t *tree, at func(string) string) (string, error) {
+// student's business, not the grade's. The compiler's messages name sub's
+// files as the hand-in has them.
+func compileSuite(ctx context.Context, t *tree, sub *submission) (string, error) {
 	bin := filepath.Join(t.dir, "conformance.test")
 	cmd := exec.CommandContext(ctx, "go", "test", "-c", "-trimpath", "-vet=off", "-tags", "mwzk_extra", "-o", bin, suitePkg)
 	cmd.Dir = t.dir
@@ -37,20 +37,28 @@ func compileSuite(ctx context.Context, t *tree, at func(string) string) (string,
 	}
 	if err != nil {
 		msg := strings.TrimSpace(strings.ReplaceAll(out.String(), t.dir+"/", ""))
-		return "", fmt.Errorf("%w:\n%s", errCompile, inHandIn(msg, at))
+		return "", fmt.Errorf("%w:\n%s", errCompile, inHandIn(msg, sub))
 	}
 	return bin, nil
 }
 
-// inHandIn renames the graded folder at the start of each of the
-// compiler's lines to where the hand-in has it, as refusals name files: a
-// student whose code sits in aufgabe5/assignments/aufgabe5/ finds
-// the file the line names.
-func inHandIn(msg string, at func(string) string) string {
+// inHandIn renames the graded files the compiler's lines start with
+// (after their indent: a redeclaration names its second file on an
+// indented line) to where the hand-in has them, as refusals name files: a
+// student whose code sits in aufgabe5/assignments/aufgabe5/ finds the file
+// a line names. The grader's own files there (conformance_test.go) keep
+// the grading copy's path: the hand-in's copies are not the ones compiled.
+func inHandIn(msg string, sub *submission) string {
 	lines := strings.Split(msg, "\n")
 	for k, l := range lines {
-		if rest, ok := strings.CutPrefix(l, gradedDir); ok {
-			lines[k] = at(rest)
+		body := strings.TrimLeft(l, " \t")
+		rest, ok := strings.CutPrefix(body, gradedDir)
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, ":")
+		if _, graded := sub.Files[name]; graded {
+			lines[k] = l[:len(l)-len(body)] + sub.at(rest)
 		}
 	}
 	return strings.Join(lines, "\n")

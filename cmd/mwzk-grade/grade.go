@@ -121,7 +121,7 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 	defer t.remove()
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	bin, err := compileSuite(ctx, t, sub.at)
+	bin, err := compileSuite(ctx, t, sub)
 	if err != nil {
 		return err
 	}

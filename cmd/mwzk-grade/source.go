@@ -163,6 +163,7 @@ func (s *submission) pick(origin string, ents []entry) error {
 	if len(s.Files) == 0 {
 		return fmt.Errorf("%w: submission %s: no .go files in %s", errRefused, origin, prefix)
 	}
+	slices.Sort(s.Ignored) // by path: archives and folders list their entries in any order
 	return nil
 }
 

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// compileHandIn compiles the stubs, changed by change, handed in under
+// handin/, and returns the compiler's message as the report has it.
+func compileHandIn(t *testing.T, change func(map[string]string)) string {
+	t.Helper()
+	root := testRoot(t, false)
+	files := folderFiles(t, root, "assignments/aufgabe5")
+	change(files)
+	dir := t.TempDir()
+	writeTree(t, dir, inFolder("handin", files))
+	sub, err := loadSubmission(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := buildTree(root, sub, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.remove()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err = compileSuite(ctx, tr, sub); err == nil {
+		t.Fatal("the changed stubs compiled; the test needs a compile error")
+	}
+	return err.Error()
+}
+
+// TestCompileErrorsNameEveryGradedFileInTheHandIn: a redeclaration names
+// its second file on an indented line; both files are named where the
+// hand-in has them.
+func TestCompileErrorsNameEveryGradedFileInTheHandIn(t *testing.T) {
+	msg := compileHandIn(t, func(f map[string]string) {
+		f["dup.go"] = "package aufgabe5\n\nfunc flush(out []outReply) {}\n"
+	})
+	named := 0
+	for _, l := range strings.Split(msg, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, gradedDir) {
+			t.Errorf("a line names the grading copy's path, not the hand-in's: %q", l)
+		}
+		if strings.HasPrefix(l, "handin/"+gradedDir) {
+			named++
+		}
+	}
+	if named < 2 {
+		t.Errorf("%d lines name a file of the hand-in, want both of the redeclaration's:\n%s", named, msg)
+	}
+}
+
+// TestCompileErrorsKeepTheGradersFiles: the grader's conformance_test.go,
+// broken by a changed API, is not put where the hand-in's ignored copy
+// would be.
+func TestCompileErrorsKeepTheGradersFiles(t *testing.T) {
+	const newFunc = "func New() mwzookeeper.Service { return &Service{} }"
+	msg := compileHandIn(t, func(f map[string]string) {
+		if !strings.Contains(f["service.go"], newFunc) {
+			t.Fatalf("the stubs' service.go has no %q", newFunc)
+		}
+		f["service.go"] = strings.Replace(f["service.go"], newFunc, "func New(int) mwzookeeper.Service { return &Service{} }", 1)
+	})
+	if !strings.Contains(msg, "\n"+gradedDir+"conformance_test.go:") || strings.Contains(msg, "handin/"+gradedDir+"conformance_test.go") {
+		t.Errorf("the grader's conformance_test.go is not named as the grading copy's file:\n%s", msg)
+	}
+}
