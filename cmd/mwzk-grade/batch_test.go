@@ -76,6 +76,9 @@ func TestBatchGradesAClass(t *testing.T) {
 	if want := "gradebook.csv: 3 graded, 1 timeout, 1 compile-error\n"; !strings.HasSuffix(log.String(), want) {
 		t.Errorf("the batch's last line does not end in %q", want)
 	}
+	if want := "] ref: graded 30/30 ("; !strings.Contains(log.String(), want) { // one part: no bonus to show
+		t.Errorf("the batch's progress lacks %q", want)
+	}
 	want := map[string]struct{ status, total string }{
 		"ref": {"graded", "30"}, "stubs": {"graded", "0"}, "broken": {"compile-error", "0"},
 		"hang": {"timeout", "0"}, "variant": {"graded", "<30"},
