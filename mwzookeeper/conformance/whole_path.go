@@ -23,8 +23,9 @@ import (
 // servers are n replicas, each behind its own server and client port.
 type servers struct {
 	c     *T
-	srvs  []*server.Server // index myid; nil once stopped
-	addrs []string         // index myid
+	srvs  []*server.Server      // index myid; nil once stopped
+	svcs  []mwzookeeper.Service // index myid: the Service behind each server
+	addrs []string              // index myid
 }
 
 // startServers writes a properties file per replica (as make run does,
@@ -35,7 +36,7 @@ func (c *T) startServers(n int) *servers {
 	if err != nil {
 		c.fatalf("whole path: %v", err)
 	}
-	x := &servers{c: c, srvs: make([]*server.Server, n+1), addrs: make([]string, n+1)}
+	x := &servers{c: c, srvs: make([]*server.Server, n+1), svcs: make([]mwzookeeper.Service, n+1), addrs: make([]string, n+1)}
 	c.Cleanup(x.stopAll)
 	dir := c.TempDir()
 	for i := 1; i <= n; i++ {
@@ -62,7 +63,7 @@ func (c *T) startServers(n int) *servers {
 		if lv, err := logrus.ParseLevel(logLevel()); err == nil {
 			log.SetLevel(lv)
 		}
-		srv, err := server.New(p, c.f, server.Options{Logger: log.WithField("peer", i)})
+		srv, err := server.New(p, func() mwzookeeper.Service { x.svcs[i] = c.f(); return x.svcs[i] }, server.Options{Logger: log.WithField("peer", i)})
 		if err != nil {
 			c.fatalf("whole path: server.New(%s): %v", file, err)
 		}
@@ -105,6 +106,13 @@ func (x *servers) connect(i int, timeout time.Duration) *client.MWZooKeeper {
 	}
 	x.c.Cleanup(func() { _ = within(stopTimeout, z.Close) })
 	return z
+}
+
+// leads says whether replica i's Service reports that it leads (false
+// when it is no mwzookeeper.Reporter).
+func (x *servers) leads(i int) bool {
+	r, ok := x.svcs[i].(mwzookeeper.Reporter)
+	return ok && x.srvs[i] != nil && r.Stats().Role == "leader"
 }
 
 // stop stops replica i's server and Service.
@@ -182,24 +190,50 @@ func testThroughServer(c *T) {
 	}
 }
 
+// readOrLost runs a read with a deadline like call, but says false on
+// ConnectionLoss for the caller to try again: a server closes its clients'
+// connections while its replica looks for a new leader, as ZooKeeper's
+// do, and the client reconnects to the same session.
+func (c *T) readOrLost(op string, f func() error) bool {
+	c.Helper()
+	err := within(replyTimeout, f)
+	if sameCode(err, mwzookeeper.ErrConnectionLoss) {
+		return false
+	}
+	if err != nil {
+		c.failf("client "+op, "success (or ConnectionLoss while a replica looks for a leader)", fmt.Sprintf("error %q", err.Error()))
+	}
+	return true
+}
+
 // gone waits until z, after a Sync, no longer sees path.
 func (c *T) gone(z *client.MWZooKeeper, path, why string, d time.Duration) {
 	c.Helper()
-	still := true
+	still, answered := true, false
 	poll(d, func() bool {
-		c.call(`Sync("/")`, nil, func() error { return z.Sync("/") })
-		c.call(fmt.Sprintf("Exists(%q)", path), nil, func() (err error) { still, _, err = z.Exists(path); return })
-		return !still
+		answered = c.readOrLost(`Sync("/")`, func() error { return z.Sync("/") }) &&
+			c.readOrLost(fmt.Sprintf("Exists(%q)", path), func() (err error) { still, _, err = z.Exists(path); return })
+		return answered && !still
 	})
-	if still {
+	switch {
+	case !answered:
+		c.failf(fmt.Sprintf("client Sync(\"/\") and Exists(%q) on another server, %s", path, why),
+			fmt.Sprintf("answers within %s", d), "error ConnectionLoss to the last try")
+	case still:
 		c.failf(fmt.Sprintf("client Exists(%q) on another server, %s", path, why), fmt.Sprintf("false within %s", d), "true")
 	}
 }
 
 func testThroughServerEphemeral(c *T) {
 	x := c.startServers(3)
-	watcher := x.connect(3, 5*time.Second)
-	a := x.connect(2, 2*time.Second)
+	watcher := x.connect(3, 5*time.Second) // a session: a leader was elected
+	// The sessions' server stops later: a follower's, as in
+	// GoneWhenServerStops, where the Service says which replica leads.
+	h := 2
+	if x.leads(2) {
+		h = 1
+	}
+	a := x.connect(h, 2*time.Second)
 	c.call(`Create("/srv-eph", ephemeral)`, nil, func() error { _, err := a.Create("/srv-eph", nil, true); return err })
 	var ok bool
 	c.call(`Sync("/")`, nil, func() error { return watcher.Sync("/") })
@@ -208,9 +242,9 @@ func testThroughServerEphemeral(c *T) {
 		c.failf(`client Exists("/srv-eph") on the server of replica 3 after Sync`, "true", "false")
 	}
 	c.call("Close", nil, a.Close)
-	c.gone(watcher, "/srv-eph", "after its session was closed on the server of replica 2", 5*time.Second)
-	b := x.connect(2, 2*time.Second)
+	c.gone(watcher, "/srv-eph", fmt.Sprintf("after its session was closed on the server of replica %d", h), 5*time.Second)
+	b := x.connect(h, 2*time.Second)
 	c.call(`Create("/srv-eph2", ephemeral)`, nil, func() error { _, err := b.Create("/srv-eph2", nil, true); return err })
-	x.stop(2)
-	c.gone(watcher, "/srv-eph2", "after the server of replica 2, which held the session (timeout 2 s), stopped", 15*time.Second)
+	x.stop(h)
+	c.gone(watcher, "/srv-eph2", fmt.Sprintf("after the server of replica %d, which held the session (timeout 2 s), stopped", h), 15*time.Second)
 }
