@@ -129,8 +129,10 @@ func (q *Queue) Take(ctx context.Context) ([]byte, error) {
 		return nil, err
 	}
 	for {
-		// Watch only an empty queue: a Take that finds an item leaves no
-		// watch behind, and none is pending while its delete is in flight.
+		// Watch only an empty queue: a Take that finds an item at once
+		// sets no watch, so none is pending while its delete is in flight.
+		// (An item put between the two listings is taken with the watch
+		// pending; its own delete fires it.)
 		data, ok, _, err := q.poll(false)
 		if err != nil || ok {
 			return data, err

@@ -10,10 +10,10 @@ import (
 	"zablab/internal/wait"
 )
 
-// TestQueueTakeWatchesOnlyAnEmptyQueue: a Take that finds an item asks
-// for no watch, so none is left behind and none is pending while its
-// delete is in flight (a reconnect then re-registers nothing); a Take on
-// an empty queue waits on one and gets the next item put.
+// TestQueueTakeWatchesOnlyAnEmptyQueue: a Take that finds an item at
+// once asks for no watch, so none is pending while its delete is in
+// flight (a reconnect then re-registers nothing); a Take on an empty
+// queue waits on one and gets the next item put.
 func TestQueueTakeWatchesOnlyAnEmptyQueue(t *testing.T) {
 	srv := zktest.Shared(t)
 	dir := zktest.Root(t)
