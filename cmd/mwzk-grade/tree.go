@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -13,7 +14,7 @@ import (
 
 // skipped are the folders of the grader's tree that never go into a
 // grading copy: build output, peers' data, handouts, grading output.
-var skipped = []string{".git", "bin", "handout", "data", "testdata/data", "grades"}
+var skipped = []string{".git", ".testtmp", "bin", "handout", "data", "testdata/data", "grades"}
 
 // graderFiles lists the grader's own files (slash paths relative to root):
 // what git tracks plus new files not ignored when root is a git checkout,
@@ -33,6 +34,9 @@ func graderFiles(root string) ([]string, error) {
 	}
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // gone while we walked: a build's scratch file, not the grader's
+		}
 		if err != nil {
 			return err
 		}
