@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -25,6 +26,10 @@ type MWZooKeeper struct {
 	watches *watches
 	// persistent are AddWatch's watches (beyond.go).
 	persistent *persistentWatches
+
+	// reached: a server took a TCP connection (go-zk's StateConnected),
+	// so a connect that gives no session was refused, not unanswered.
+	reached atomic.Bool
 
 	mu          sync.Mutex
 	state       State         // guarded by mu
@@ -70,8 +75,13 @@ func Connect(servers []string, sessionTimeout time.Duration, opts ...Option) (*M
 	case <-z.established:
 	case <-timer.C:
 		z.Close()
-		return nil, fmt.Errorf("client: no session with %s within %s: %w",
-			list, o.connectTimeout, mwzookeeper.ErrConnectionLoss)
+		why := "no server answered"
+		if z.reached.Load() {
+			// A handshake has no error code: the server's log says why.
+			why = "a server took the connection but gave no session (its log says why)"
+		}
+		return nil, fmt.Errorf("client: no session with %s within %s: %s: %w",
+			list, o.connectTimeout, why, mwzookeeper.ErrConnectionLoss)
 	}
 	if z.State() == StateExpired {
 		z.Close()
@@ -85,6 +95,9 @@ func (z *MWZooKeeper) onEvent(ev zk.Event) {
 	if ev.Type != zk.EventSession {
 		z.onWatchEvent(ev)
 		return
+	}
+	if ev.State == zk.StateConnected {
+		z.reached.Store(true)
 	}
 	s, ok := stateOf(ev.State)
 	if !ok {
