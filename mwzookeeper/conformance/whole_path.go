@@ -190,20 +190,22 @@ func testThroughServer(c *T) {
 	}
 }
 
-// readOrLost runs a read with a deadline like call, but says false on
+// readOrLost is call for a read that expects success, but says false on
 // ConnectionLoss for the caller to try again: a server closes its clients'
 // connections while its replica looks for a new leader, as ZooKeeper's
 // do, and the client reconnects to the same session.
 func (c *T) readOrLost(op string, f func() error) bool {
 	c.Helper()
-	err := within(replyTimeout, f)
-	if sameCode(err, mwzookeeper.ErrConnectionLoss) {
-		return false
-	}
-	if err != nil {
-		c.failf("client "+op, "success (or ConnectionLoss while a replica looks for a leader)", fmt.Sprintf("error %q", err.Error()))
-	}
-	return true
+	lost := false
+	c.call(op, nil, func() error {
+		err := f()
+		lost = sameCode(err, mwzookeeper.ErrConnectionLoss)
+		if lost {
+			return nil
+		}
+		return err
+	})
+	return !lost // call ended the test if f gave no answer in time
 }
 
 // gone waits until z, after a Sync, no longer sees path.
