@@ -51,41 +51,57 @@ func Create(path string, limit int64) (*Writer, error) {
 		return nil, fmt.Errorf("%w: %s: %w", ErrTrace, path, err)
 	}
 	w := &Writer{f: f, path: path, size: st.Size(), limit: max(limit, 4096)}
-	w.full = w.size+fullReserve > w.limit // an earlier run filled it: nothing more goes in
-	if w.full {
-		return w, nil
-	}
-	if err := w.endTornLine(); err != nil {
+	tail, err := w.tail()
+	if err != nil {
 		f.Close()
 		return nil, err
+	}
+	// An earlier run filled it: nothing more goes in. Its KindFull line
+	// may be shorter than the event it replaced, so the size alone can
+	// stay under the mark.
+	w.full = w.size+fullReserve > w.limit || endsFull(tail)
+	if !w.full && len(tail) > 0 && tail[len(tail)-1] != '\n' {
+		// An earlier incarnation's last line was cut short (a SIGKILL can
+		// stop a write between pages): end it, so that this incarnation's
+		// first event starts a line of its own; Read skips the cut line.
+		if _, err := w.f.Write([]byte{'\n'}); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%w: %s: %w", ErrTrace, w.path, err)
+		}
+		w.size++
 	}
 	return w, nil
 }
 
-// endTornLine ends the line an earlier incarnation left cut short (a
-// SIGKILL can stop a write between pages), so that this incarnation's
-// first event starts a line of its own; Read skips the cut line.
-func (w *Writer) endTornLine() error {
+// tail returns the file's last bytes, up to 4 KiB (more than a KindFull
+// line).
+func (w *Writer) tail() ([]byte, error) {
 	if w.size == 0 {
-		return nil
+		return nil, nil
 	}
 	r, err := os.Open(w.path)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrTrace, w.path, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrTrace, w.path, err)
 	}
 	defer r.Close()
-	last := make([]byte, 1)
-	if _, err := r.ReadAt(last, w.size-1); err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrTrace, w.path, err)
+	b := make([]byte, min(w.size, 4096))
+	if _, err := r.ReadAt(b, w.size-int64(len(b))); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrTrace, w.path, err)
 	}
-	if last[0] == '\n' {
-		return nil
+	return b, nil
+}
+
+// endsFull says whether tail's last whole line is a KindFull event.
+func endsFull(tail []byte) bool {
+	line, ok := bytes.CutSuffix(tail, []byte("\n"))
+	if !ok {
+		return false // cut short: not the line Add wrote
 	}
-	if _, err := w.f.Write([]byte{'\n'}); err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrTrace, w.path, err)
+	if i := bytes.LastIndexByte(line, '\n'); i >= 0 {
+		line = line[i+1:]
 	}
-	w.size++
-	return nil
+	var e Event
+	return json.Unmarshal(line, &e) == nil && e.Kind == KindFull
 }
 
 // Add buffers e; Flush writes it. After the limit, events are dropped.
