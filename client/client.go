@@ -2,6 +2,7 @@ package client
 
 import (
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,6 +31,9 @@ type MWZooKeeper struct {
 	// reached: a server took a TCP connection (go-zk's StateConnected),
 	// so a connect that gives no session was refused, not unanswered.
 	reached atomic.Bool
+	// dialErr is the last failed TCP connect (a string), for Connect's
+	// error when no server answered.
+	dialErr atomic.Value
 
 	mu          sync.Mutex
 	state       State         // guarded by mu
@@ -61,7 +65,7 @@ func Connect(servers []string, sessionTimeout time.Duration, opts ...Option) (*M
 		watches:     newWatches(),
 		persistent:  &persistentWatches{},
 	}
-	conn, _, err := zk.Connect(servers, sessionTimeout,
+	conn, _, err := zk.Connect(servers, sessionTimeout, zk.WithDialer(z.dialer(o.onDialError)),
 		zk.WithEventCallback(z.onEvent), zk.WithLogger(zkLogger{z.log}))
 	if err != nil {
 		return nil, fmt.Errorf("client: connect to %s: %w (%v)", list, mwzookeeper.ErrBadArguments, err)
@@ -76,6 +80,9 @@ func Connect(servers []string, sessionTimeout time.Duration, opts ...Option) (*M
 	case <-timer.C:
 		z.Close()
 		why := "no server answered"
+		if last, ok := z.dialErr.Load().(string); ok {
+			why += " (last: " + last + ")"
+		}
 		if z.reached.Load() {
 			// A handshake has no error code: the server's log says why.
 			why = "a server took the connection but gave no session (its log says why)"
@@ -88,6 +95,21 @@ func Connect(servers []string, sessionTimeout time.Duration, opts ...Option) (*M
 		return nil, fmt.Errorf("client: connect to %s: %w", list, mwzookeeper.ErrSessionExpired)
 	}
 	return z, nil
+}
+
+// dialer is go-zk's TCP connect, noting each failure for Connect's error
+// and for f (WithDialErrors).
+func (z *MWZooKeeper) dialer(f func(addr string, err error)) zk.Dialer {
+	return func(network, addr string, timeout time.Duration) (net.Conn, error) {
+		c, err := net.DialTimeout(network, addr, timeout)
+		if err != nil {
+			z.dialErr.Store(err.Error())
+			if f != nil {
+				f(addr, err)
+			}
+		}
+		return c, err
+	}
 }
 
 // onEvent sees go-zk's session events on go-zk's goroutine.

@@ -38,7 +38,7 @@ func TestConnectSaysWhetherAServerAnswered(t *testing.T) {
 	closed.Close()
 	for addr, want := range map[string]string{
 		ln.Addr().String(): "a server took the connection but gave no session",
-		nobody:             "no server answered",
+		nobody:             "no server answered (last: dial tcp " + nobody,
 	} {
 		_, err := client.Connect([]string{addr}, 5*time.Second, client.WithConnectTimeout(time.Second))
 		if err == nil || !strings.Contains(err.Error(), want) {

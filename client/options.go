@@ -13,6 +13,7 @@ type options struct {
 	logger         logrus.FieldLogger
 	connectTimeout time.Duration
 	onState        func(State)
+	onDialError    func(addr string, err error)
 }
 
 // DefaultConnectTimeout is how long Connect waits for a session when no
@@ -43,4 +44,12 @@ func WithConnectTimeout(d time.Duration) Option {
 // StateExpired).
 func WithStateCallback(f func(State)) Option {
 	return func(o *options) { o.onState = f }
+}
+
+// WithDialErrors calls f with every server address whose TCP connect
+// failed (refused, unreachable, timed out), from the connection's
+// goroutine, so a program can say at once that nothing listens there
+// while Connect goes on trying until its timeout. f must not block.
+func WithDialErrors(f func(addr string, err error)) Option {
+	return func(o *options) { o.onDialError = f }
 }

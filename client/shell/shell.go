@@ -74,7 +74,8 @@ func New(servers string, o Options) *Shell {
 // one.
 func (s *Shell) Connect() error {
 	s.Close()
-	opts := []client.Option{client.WithConnectTimeout(s.opts.ConnectTimeout), client.WithStateCallback(s.onState)}
+	opts := []client.Option{client.WithConnectTimeout(s.opts.ConnectTimeout), client.WithStateCallback(s.onState),
+		client.WithDialErrors(s.dialNotice())}
 	if s.opts.Logger != nil {
 		opts = append(opts, client.WithLogger(s.opts.Logger))
 	}
@@ -84,6 +85,23 @@ func (s *Shell) Connect() error {
 	}
 	s.zk = zk
 	return nil
+}
+
+// dialNotice says once per server that nothing answers there, so a shell
+// pointed at a stopped ensemble does not sit silent until the connect
+// timeout (go-zk keeps trying, as zkCli does).
+func (s *Shell) dialNotice() func(addr string, err error) {
+	var mu sync.Mutex
+	told := map[string]bool{}
+	return func(addr string, err error) {
+		mu.Lock()
+		first := !told[addr]
+		told[addr] = true
+		mu.Unlock()
+		if first {
+			s.write(s.opts.Err, fmt.Sprintf("%v: trying again for up to %s (is the server running?)\n", err, s.opts.ConnectTimeout))
+		}
+	}
 }
 
 // Close ends the session, if any.
