@@ -113,7 +113,7 @@ func TestForbiddenCodeIsRefusedBeforeAnythingRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = checkFiles(sub.Files, sub.at)
+	_, err = checkFiles(sub.Files, sub.at)
 	if !errors.Is(err, errRefused) {
 		t.Fatalf("checkFiles: %v, want refused", err)
 	}
@@ -126,5 +126,38 @@ func TestForbiddenCodeIsRefusedBeforeAnythingRuns(t *testing.T) {
 	rep := gradeFolder(t, root, dir, options{})
 	if rep.Status != "refused" || points(rep) != 0 || rep.Compile != nil {
 		t.Fatalf("status %s, %d points, compile %q; want refused before compiling", rep.Status, points(rep), rep.Compile)
+	}
+}
+
+// TestUnparsableButCompilingFileIsRefused: go/parser gives up on a
+// nesting deeper than it takes, the compiler does not; a file that hid an
+// import of the reference solution behind such an expression earned every
+// point. A file the checks cannot read but the compiler builds is refused
+// (after compiling, so a plain syntax error still gets the compiler's
+// message).
+func TestUnparsableButCompilingFileIsRefused(t *testing.T) {
+	root := testRoot(t, false)
+	files := inFolder("", folderFiles(t, root, "assignments/aufgabe5"))
+	const depth = 100_001
+	files[gradedDir+"deep.go"] = "package aufgabe5\n\nimport \"os\"\n\nvar _ = os.Args\n\nvar _ = " +
+		strings.Repeat("(", depth) + "1" + strings.Repeat(")", depth) + "\n"
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	rep := gradeFolder(t, root, dir, options{part: "A5.1"})
+	if rep.Status != "refused" || points(rep) != 0 {
+		t.Fatalf("status %s, %d points, compile %q; want refused", rep.Status, points(rep), rep.Compile)
+	}
+	if p := strings.Join(rep.Problems, "\n"); !strings.Contains(p, "deep.go: the grader cannot check this file") {
+		t.Errorf("the refusal does not name deep.go: %q", rep.Problems)
+	}
+
+	// A plain syntax error is the compiler's to report.
+	files = inFolder("", folderFiles(t, root, "assignments/aufgabe5"))
+	files[gradedDir+"typo.go"] = "package aufgabe5\n\nfunc f() {\n"
+	dir = t.TempDir()
+	writeTree(t, dir, files)
+	rep = gradeFolder(t, root, dir, options{part: "A5.1"})
+	if rep.Status != "compile-error" || !strings.Contains(strings.Join(rep.Compile, "\n"), "typo.go") {
+		t.Fatalf("status %s, compile %q; want a compile error naming typo.go", rep.Status, rep.Compile)
 	}
 }

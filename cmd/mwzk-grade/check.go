@@ -45,8 +45,11 @@ var forbiddenDirectives = []string{"//go:linkname", "//go:embed", "//go:cgo_", "
 // checkFiles refuses graded files that are not a Service of package
 // aufgabe5 using only what the assignment needs. It reports every problem,
 // each with file (named by at, as its path in the submission), line and
-// what is wrong.
-func checkFiles(files map[string][]byte, at func(string) string) error {
+// what is wrong. unreadable are the files go/parser could not parse: the
+// compiler's message is the better one for a syntax error, so they are
+// left to it, but one that compiles all the same went unchecked and must
+// be refused (refuseUnchecked).
+func checkFiles(files map[string][]byte, at func(string) string) (unreadable []string, err error) {
 	var problems []string
 	names := make([]string, 0, len(files))
 	for n := range files {
@@ -54,23 +57,37 @@ func checkFiles(files map[string][]byte, at func(string) string) error {
 	}
 	slices.Sort(names)
 	for _, n := range names {
-		problems = append(problems, checkFile(at(n), files[n])...)
+		p, perr := checkFile(at(n), files[n])
+		if perr != nil {
+			unreadable = append(unreadable, fmt.Sprintf("%s: the grader cannot check this file (%v), yet it compiles", at(n), perr))
+		}
+		problems = append(problems, p...)
 	}
 	if len(problems) == 0 {
-		return nil
+		return unreadable, nil
 	}
 	if slices.ContainsFunc(problems, func(p string) bool { return strings.HasSuffix(p, "is not allowed") }) {
 		problems = append(problems, "allowed imports: "+strings.Join(allowedModule, ", ")+
 			", and of the standard library "+strings.Join(allowedStd, ", "))
 	}
-	return fmt.Errorf("%w: %s", errRefused, strings.Join(problems, "; "))
+	return unreadable, fmt.Errorf("%w: %s", errRefused, strings.Join(problems, "; "))
 }
 
-func checkFile(name string, src []byte) []string {
+// refuseUnchecked refuses a hand-in whose files compiled although go/parser
+// could not read them (a nesting deeper than go/parser takes, say): their
+// imports and directives went unchecked.
+func refuseUnchecked(unreadable []string) error {
+	if len(unreadable) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", errRefused, strings.Join(unreadable, "; "))
+}
+
+func checkFile(name string, src []byte) ([]string, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
-		return nil // the compiler reports syntax errors, with its own messages
+		return nil, err
 	}
 	var out []string
 	at := func(p token.Pos) string { return fmt.Sprintf("%s:%d", name, fset.Position(p).Line) }
@@ -84,7 +101,7 @@ func checkFile(name string, src []byte) []string {
 		}
 	}
 	out = append(out, directives(f, at)...)
-	return out
+	return out, nil
 }
 
 // directives finds forbidden //go: lines in any comment.

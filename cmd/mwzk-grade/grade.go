@@ -111,7 +111,8 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 	if err := sub.checkForeign(root); err != nil {
 		return err
 	}
-	if err := checkFiles(sub.Files, sub.at); err != nil {
+	unreadable, err := checkFiles(sub.Files, sub.at)
+	if err != nil {
 		return err
 	}
 	t, err := buildTree(root, sub, o.extra)
@@ -123,6 +124,9 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 	defer cancel()
 	bin, err := compileSuite(ctx, t, sub)
 	if err != nil {
+		return err
+	}
+	if err := refuseUnchecked(unreadable); err != nil {
 		return err
 	}
 	if err := preparePictures(o.pictures); err != nil {
