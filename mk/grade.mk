@@ -8,11 +8,12 @@ SUBMISSION ?=
 REF        ?=
 EXTRA      ?=
 RUN        ?=
+NO_SANDBOX ?=
 # Only the flags given: make echoes the command, and empty continuation lines read as noise.
-GRADE_FLAGS = $(if $(PART), --part $(PART))$(if $(SUBMISSION), --submission $(SUBMISSION))$(if $(REF), --ref $(REF))$(if $(EXTRA), --extra $(EXTRA))$(if $(GRADE_JSON), --json $(GRADE_JSON))
+GRADE_FLAGS = $(if $(PART), --part $(PART))$(if $(SUBMISSION), --submission $(SUBMISSION))$(if $(REF), --ref $(REF))$(if $(EXTRA), --extra $(EXTRA))$(if $(GRADE_JSON), --json $(GRADE_JSON))$(if $(NO_SANDBOX), --no-sandbox)
 GRADE_DIR   = ./$(if $(filter solution,$(IMPL)),solutions,assignments)/aufgabe5/
 
-grade: ## points per part: make grade [SUBMISSION=hand-in.tar.gz|folder|repo [REF=tag]] [PART=A5.2] [REPEAT=n]
+grade: ## points per part: make grade [SUBMISSION=hand-in.tar.gz|folder|repo [REF=tag]] [PART=A5.2] [REPEAT=n] [NO_SANDBOX=1]
 	$(GO) run ./cmd/mwzk-grade --impl $(IMPL) --repeat $(REPEAT)$(GRADE_FLAGS)
 
 grade-list: ## the parts and tests of the grading, with their points

@@ -25,7 +25,8 @@ func compileSuite(ctx context.Context, t *tree, sub *submission) (string, error)
 	bin := filepath.Join(t.dir, "conformance.test")
 	cmd := exec.CommandContext(ctx, "go", "test", "-c", "-trimpath", "-vet=off", "-tags", "mwzk_extra", "-o", bin, suitePkg)
 	cmd.Dir = t.dir
-	cmd.Env = append(os.Environ(), "GOWORK=off")
+	// Static (no cgo): the sandbox's root has none of the host's libraries.
+	cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
 	inGroup(cmd)
 	cmd.Cancel = func() error { killGroup(cmd); return nil }
 	var out bytes.Buffer

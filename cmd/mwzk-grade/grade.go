@@ -132,13 +132,17 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 	if err := preparePictures(o.pictures); err != nil {
 		return err
 	}
+	jailed, err := sandboxPolicy(&o, func(note string) { fmt.Fprintf(log, "mwzk-grade: %s\n", note) })
+	if err != nil {
+		return err
+	}
 	var runs []*run
 	for k := range o.repeat {
 		if o.repeat > 1 {
 			fmt.Fprintf(log, "mwzk-grade: %s: run %d/%d …\n", sub.Name, k+1, o.repeat)
 		}
 		spec := runSpec{part: o.part, timeout: o.timeout, ports: o.ports, pictures: runPictures(o.pictures, k, o.repeat),
-			seed: o.seed, replay: o.replayCommand()}
+			seed: o.seed, replay: o.replayCommand(), jailed: jailed}
 		if k < len(o.seeds) {
 			spec.seeds = o.seeds[k]
 		}

@@ -33,6 +33,7 @@ type options struct {
 	replay      string
 	timeout     time.Duration // per submission, every run together
 	list        bool
+	noSandbox   bool // run the graded code unconfined (sandbox.go)
 
 	seeds []map[string]int64 // per run (replay)
 	ports string             // MWZK_PORTS for the suite
@@ -46,6 +47,9 @@ type options struct {
 var errUsage = errors.New("usage")
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == sandboxArg {
+		os.Exit(sandboxMain(os.Args[2:]))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := mainErr(ctx, os.Args[1:], os.Stdout)
 	stop()
@@ -74,6 +78,7 @@ func newFlags(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.replay, "replay", "", "grade again exactly as this grade.json says and tell whether the result matches")
 	fs.DurationVar(&o.timeout, "timeout", 15*time.Minute, "time for one submission, all its runs (default 15m per run with --repeat)")
 	fs.BoolVar(&o.list, "list", false, "list the parts and tests with their points, and run nothing")
+	fs.BoolVar(&o.noSandbox, "no-sandbox", false, "run the graded code with your own rights, not in a sandbox (where Linux namespaces are not allowed)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "mwzk-grade grades MWZooKeeper Services with the conformance suite.\n\nUsage:\n"+
 			"  mwzk-grade [--impl assignment|solution] [--part A5.2] [--repeat N]   the checkout's own code\n"+
@@ -118,6 +123,9 @@ func mainErr(ctx context.Context, args []string, stdout io.Writer) error {
 	case o.replay != "":
 		return replay(ctx, root, o, stdout)
 	case o.submissions != "":
+		if _, err := sandboxPolicy(&o, nil); err != nil {
+			return err // before any hand-in, not once for each
+		}
 		return gradeBatch(ctx, root, o, stdout)
 	}
 	return gradeOne(ctx, root, o, stdout)

@@ -22,6 +22,9 @@ import (
 	"zablab/mwzookeeper/conformance"
 )
 
+// sealEnv tells the suite the result pipe's descriptors (ExtraFiles).
+const sealEnv = gradeseal.EnvVar + "=3,4"
+
 // runSpec is one run of the suite's binary.
 type runSpec struct {
 	part     string           // "" for every part
@@ -31,6 +34,7 @@ type runSpec struct {
 	pictures string           // ZABLAB_ARTIFACTS for this run, "" to leave it alone
 	seed     string           // MWZK_SEED for every randomized test, "" for drawn seeds
 	replay   string           // the make command that grades the same code again (conformance.ReplayEnv)
+	jailed   bool             // run the binary in the sandbox (sandbox.go)
 }
 
 // runSuite runs the test binary once in t with a fresh key: results come
@@ -63,7 +67,14 @@ func runSuite(ctx context.Context, t *tree, bin string, spec runSpec) (*run, err
 	if dl, ok := ctx.Deadline(); ok {
 		spec.timeout = min(spec.timeout, suiteTimeout(time.Until(dl)))
 	}
-	cmd := suiteCommand(ctx, t, bin, spec)
+	cmd, done, err := suiteCommand(ctx, t, bin, spec)
+	if err != nil {
+		keyR.Close()
+		resR.Close()
+		resW.Close()
+		return nil, err
+	}
+	defer done()
 	cmd.ExtraFiles = []*os.File{keyR, resW} // fds 3 and 4
 	r, err := startAndCollect(cmd, t, key, resR)
 	if err != nil {
@@ -74,16 +85,32 @@ func runSuite(ctx context.Context, t *tree, bin string, spec runSpec) (*run, err
 	return r, nil
 }
 
-// suiteCommand is the binary's command line, as go test would run it.
-func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) *exec.Cmd {
+// suiteCommand is the binary's command line, as go test would run it, in
+// the sandbox if spec says so; done removes what the run's sandbox needed.
+func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) (cmd *exec.Cmd, done func(), err error) {
 	pattern := suitePrefix
 	if spec.part != "" {
 		pattern += "^" + strings.ReplaceAll(spec.part, ".", `\.`) + "$/"
 	}
-	cmd := exec.CommandContext(ctx, bin, "-test.v=test2json", "-test.count=1", "-test.paniconexit0",
-		"-test.timeout="+spec.timeout.String(), "-test.run="+pattern)
-	cmd.Dir = filepath.Join(t.dir, gradedDir) // go test runs a test in its package's folder
-	env := append(os.Environ(), "MWZK_GRADE=1", gradeseal.EnvVar+"=3,4", "MWZK_SEED="+spec.seed,
+	args := []string{"-test.v=test2json", "-test.count=1", "-test.paniconexit0",
+		"-test.timeout=" + spec.timeout.String(), "-test.run=" + pattern}
+	dir := filepath.Join(t.dir, gradedDir) // go test runs a test in its package's folder
+	env := os.Environ()
+	done = func() {}
+	if spec.jailed {
+		var tmp string
+		cmd, tmp, done, err = jailedSuite(ctx, t, dir, spec.pictures, bin, args)
+		if err != nil {
+			return nil, nil, err
+		}
+		env = append(env, "TMPDIR="+tmp)
+	} else {
+		cmd = exec.CommandContext(ctx, bin, args...)
+		inGroup(cmd)
+		env = append(env, sealEnv)
+	}
+	cmd.Dir = dir
+	env = append(env, "MWZK_GRADE=1", "MWZK_SEED="+spec.seed,
 		conformance.ReplayEnv+"="+spec.replay)
 	if spec.ports != "" {
 		env = append(env, ports.EnvRange+"="+spec.ports)
@@ -100,9 +127,47 @@ func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) *exec.
 		env = append(env, "MWZK_SEEDS="+strings.Join(kv, ","))
 	}
 	cmd.Env = env
-	inGroup(cmd)
 	cmd.Cancel = func() error { killGroup(cmd); return nil }
-	return cmd
+	return cmd, done, nil
+}
+
+// jailedSuite is the suite's command in a sandbox that sees its package's
+// folder and binary read-only and writes only to a temp folder of its own (the run's
+// TMPDIR, removed with done) and the pictures folder.
+func jailedSuite(ctx context.Context, t *tree, dir, pictures, bin string, args []string) (*exec.Cmd, string, func(), error) {
+	root, err := os.MkdirTemp("", "mwzk-grade-root-*")
+	if err != nil {
+		return nil, "", nil, err
+	}
+	tmp, err := os.MkdirTemp("", "mwzk-grade-tmp-*")
+	if err != nil {
+		os.Remove(root)
+		return nil, "", nil, err
+	}
+	done := func() { os.Remove(root); os.RemoveAll(tmp) }
+	// Execute-only: the binary holds the hidden tests' text, and the
+	// suite (without capabilities) runs it but cannot read it.
+	if err := os.Chmod(bin, 0o111); err != nil {
+		done()
+		return nil, "", nil, err
+	}
+	// Of the grading copy only the package's folder and the binary: the
+	// rest holds the hidden tests' and the reference's sources.
+	j := jail{Root: root, Keep: []string{dir, bin}, Write: []string{tmp}, Dir: dir, Env: []string{sealEnv}}
+	if pictures != "" {
+		abs, err := filepath.Abs(pictures)
+		if err != nil {
+			done()
+			return nil, "", nil, err
+		}
+		j.Write = append(j.Write, abs)
+	}
+	cmd, err := jailed(ctx, j, bin, args...)
+	if err != nil {
+		done()
+		return nil, "", nil, err
+	}
+	return cmd, tmp, done, nil
 }
 
 // startAndCollect starts cmd, feeds its output through test2json and reads

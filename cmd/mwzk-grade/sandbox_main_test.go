@@ -1,0 +1,15 @@
+package main
+
+import (
+	"os"
+	"testing"
+)
+
+// TestMain lets this test binary be the sandbox's first process, as
+// mwzk-grade is: the grader starts its own executable with sandboxArg.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == sandboxArg {
+		os.Exit(sandboxMain(os.Args[2:]))
+	}
+	os.Exit(m.Run())
+}

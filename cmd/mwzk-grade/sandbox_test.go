@@ -1,0 +1,100 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// escapeProbe is graded code whose init writes a file through the logger
+// (log.file may name any path) and reads one through the properties
+// reader, then panics with what came of it: the panic's text reaches the
+// report, as a failure message reaches a student's.
+func escapeProbe(target, secret string) string {
+	return fmt.Sprintf(`package aufgabe5
+
+import (
+	"fmt"
+
+	"zablab/logging"
+	"zablab/properties"
+)
+
+func init() {
+	p, _ := properties.LoadString("log.file=%s\n")
+	_, _, werr := logging.New(p)
+	s, rerr := properties.LoadFile(%q)
+	got := ""
+	if rerr == nil {
+		got = s.String("token", "")
+	}
+	panic(fmt.Sprintf("ESCAPE-PROBE write=%%v read=%%v token=%%s", werr, rerr, got))
+}
+`, target, secret)
+}
+
+// TestSandboxKeepsGradedCodeIn: graded code cannot write a file of the
+// grader's machine nor read one, although the allowed logger and
+// properties reader take any path. The same hand-in run unconfined (with
+// --no-sandbox) does both, which shows the probe works.
+func TestSandboxKeepsGradedCodeIn(t *testing.T) {
+	root := testRoot(t, false)
+	if err := sandboxCheck(); err != nil {
+		t.Skipf("no sandbox on this machine (%v): the grader refuses hand-ins here without --no-sandbox", err)
+	}
+	for _, c := range []struct {
+		name      string
+		noSandbox bool
+	}{{"sandbox", false}, {"unconfined", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			outside := t.TempDir()
+			target := filepath.Join(outside, "written-by-hand-in.log")
+			secret := filepath.Join(outside, "secret.properties")
+			if err := os.WriteFile(secret, []byte("token=s3cr3t-4711\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files := inFolder("", folderFiles(t, root, "assignments/aufgabe5"))
+			files[gradedDir+"escape.go"] = escapeProbe(target, secret)
+			dir := t.TempDir()
+			writeTree(t, dir, files)
+			rep := gradeFolder(t, root, dir, options{part: "A5.1", noSandbox: c.noSandbox})
+			problems := strings.Join(rep.Problems, "\n")
+			if !strings.Contains(problems, "ESCAPE-PROBE") {
+				t.Fatalf("the probe's panic is not in the report: %q", rep.Problems)
+			}
+			_, statErr := os.Stat(target)
+			wrote, read := statErr == nil, strings.Contains(problems, "token=s3cr3t-4711")
+			if wrote != c.noSandbox || read != c.noSandbox {
+				t.Errorf("graded code wrote %s: %v, read %s: %v; want %v for both\n%s", target, wrote, secret, read, c.noSandbox, problems)
+			}
+		})
+	}
+}
+
+// TestSandboxPolicy: where no sandbox can be made, a hand-in is not graded
+// unless --no-sandbox says so, and one's own code is, with a note.
+func TestSandboxPolicy(t *testing.T) {
+	saved := sandboxCheck
+	defer func() { sandboxCheck = saved }()
+	sandboxCheck = func() error { return errors.New("user namespaces not allowed") }
+	var notes []string
+	note := func(s string) { notes = append(notes, s) }
+	for _, o := range []options{{submission: "ada.tar.gz"}, {submissions: "hand-ins"}} {
+		if jailed, err := sandboxPolicy(&o, note); jailed || !errors.Is(err, errNoSandbox) || !strings.Contains(err.Error(), "--no-sandbox") {
+			t.Errorf("%+v: jailed %v, err %v; want refused, naming --no-sandbox", o, jailed, err)
+		}
+	}
+	if jailed, err := sandboxPolicy(&options{submission: "ada.tar.gz", noSandbox: true}, note); jailed || err != nil {
+		t.Errorf("--no-sandbox: jailed %v, err %v; want unconfined", jailed, err)
+	}
+	if jailed, err := sandboxPolicy(&options{impl: "assignment"}, note); jailed || err != nil || len(notes) != 1 {
+		t.Errorf("own code: jailed %v, err %v, notes %q; want unconfined with one note", jailed, err, notes)
+	}
+	sandboxCheck = func() error { return nil }
+	if jailed, err := sandboxPolicy(&options{submission: "ada.tar.gz"}, note); !jailed || err != nil {
+		t.Errorf("with a sandbox: jailed %v, err %v; want jailed", jailed, err)
+	}
+}
