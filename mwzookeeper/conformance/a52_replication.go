@@ -93,6 +93,9 @@ func testReadsLocal(c *T) {
 	const i = 2
 	writer, reader := x.session(i, longSession), x.session(i, longSession)
 	x.create(i, writer, "/local", "", pers)
+	// Local reads count for A5.2 only on replicated state: replicas that
+	// each run a Zab of their own also answer from their own state.
+	x.sameEverywhere(fmt.Sprintf("the trees of the three replicas after a create on replica %d", i))
 	for trial := 1; ; trial++ {
 		var writes []<-chan reply
 		var reqs []*mwzookeeper.Request
@@ -148,6 +151,10 @@ func testSync(c *T) {
 func testReadYourWrites(c *T) {
 	x := c.start(3, svctest.Options{})
 	ss := x.sessionsOn(1)
+	// A session's order counts for A5.2 only on replicated state (see
+	// testReadsLocal).
+	x.create(1, ss[1][0], "/ryw", "", pers)
+	x.sameEverywhere("the trees of the three replicas after a create on replica 1")
 	type check struct {
 		i    int
 		req  *mwzookeeper.Request
