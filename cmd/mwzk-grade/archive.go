@@ -3,15 +3,11 @@ package main
 import (
 	"archive/tar"
 	"archive/zip"
-	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 )
 
 // tarGzEntries reads a gzipped tar archive's regular files. Links, devices
@@ -104,50 +100,4 @@ func zipEntries(file string) ([]entry, error) {
 		ents = append(ents, entry{name, data})
 	}
 	return ents, nil
-}
-
-// isGitRepo: dir is a working clone (has .git) or a bare repository.
-func isGitRepo(dir string) bool {
-	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
-		return true
-	}
-	for _, p := range []string{"HEAD", "objects", "refs"} {
-		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// gitCommit resolves ref (default HEAD) in the repository dir.
-func gitCommit(dir, ref string) (string, error) {
-	if ref == "" {
-		ref = "HEAD"
-	}
-	out, err := gitOut(dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
-	if err != nil {
-		return "", fmt.Errorf("%w: submission %s: no commit %q in the repository", errRefused, dir, ref)
-	}
-	return strings.TrimSpace(out), nil
-}
-
-// gitEntries reads the commit's tree through git archive, so the
-// repository's working files (and its hooks) play no part.
-func gitEntries(dir, commit string) ([]entry, error) {
-	cmd := exec.Command("git", "-c", "safe.directory=*", "-C", dir, "archive", "--format=tar", commit)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("submission %s: git archive %s: %v: %s", dir, commit, err, strings.TrimSpace(stderr.String()))
-	}
-	return tarEntries(dir+"@"+commit[:min(12, len(commit))], bytes.NewReader(out))
-}
-
-// gitOut runs git in dir and returns its standard output.
-func gitOut(dir string, args ...string) (string, error) {
-	cmd := exec.Command("git", append([]string{"-c", "safe.directory=*", "-C", dir}, args...)...)
-	out, err := cmd.Output()
-	return string(out), err
 }

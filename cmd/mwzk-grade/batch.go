@@ -272,7 +272,7 @@ func writeGradebook(file string, items []batchItem) error {
 }
 
 func gradebookRow(name string, r *Report) []string {
-	row := []string{name, r.Status, strconv.Itoa(r.Required.Earned), strconv.Itoa(r.Bonus.Earned)}
+	row := []string{csvText(name), csvText(r.Status), strconv.Itoa(r.Required.Earned), strconv.Itoa(r.Bonus.Earned)}
 	for _, id := range gradebookHeader[4:11] {
 		i := slices.IndexFunc(r.Parts, func(p PartGrade) bool { return p.ID == id })
 		if i < 0 {
@@ -281,5 +281,16 @@ func gradebookRow(name string, r *Report) []string {
 		}
 		row = append(row, strconv.Itoa(r.Parts[i].Score.Earned))
 	}
-	return append(row, r.SHA256, strconv.FormatFloat(r.Seconds, 'f', 1, 64), reportNote(r))
+	return append(row, csvText(r.SHA256), strconv.FormatFloat(r.Seconds, 'f', 1, 64), csvText(reportNote(r)))
+}
+
+// csvText is a text cell of the gradebook. The hand-in's file name and
+// the note (a compiler line, a refusal) come from the student: a cell
+// starting with = + - @, a tab or a CR is a formula in a spreadsheet
+// program, so it gets a leading ' (OWASP's advice on CSV injection).
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }

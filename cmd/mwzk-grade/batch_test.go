@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -163,5 +165,33 @@ func checkNothingLeft(t *testing.T, tmp string) {
 		if err == nil && bytes.Contains(b, []byte(tmp)) {
 			t.Errorf("a process of the batch is still running: %s: %q", p, bytes.ReplaceAll(b, []byte{0}, []byte{' '}))
 		}
+	}
+}
+
+// TestGradebookCellsAreNoFormulas: a hand-in named like a formula, or a
+// note that starts like one (a compiler line), gets a leading ' in
+// gradebook.csv, so a spreadsheet program shows it as text.
+func TestGradebookCellsAreNoFormulas(t *testing.T) {
+	var items []batchItem
+	for _, n := range []string{`=HYPERLINK("http://x","y")`, "+1", "-2", "@SUM(A1)", "\tx", "\rx", "plain"} {
+		items = append(items, batchItem{name: n, rep: &Report{Status: "compile-error", Compile: []string{"=1+1 " + n}}})
+	}
+	file := filepath.Join(t.TempDir(), "gradebook.csv")
+	if err := writeGradebook(file, items); err != nil {
+		t.Fatal(err)
+	}
+	book := readGradebook(t, file)
+	if len(book) != len(items) {
+		t.Fatalf("%d rows, want %d", len(book), len(items))
+	}
+	for first, row := range book {
+		for i, cell := range row {
+			if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+				t.Errorf("row %q, column %s: %q starts a formula", first, gradebookHeader[i], cell)
+			}
+		}
+	}
+	if book["plain"] == nil || book["'=HYPERLINK(\"http://x\",\"y\")"] == nil {
+		t.Errorf("rows %q, want plain as it is and the formula with a leading '", slices.Collect(maps.Keys(book)))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 )
@@ -18,7 +19,9 @@ type event struct {
 // outcome is what one run says about one test.
 type outcome struct {
 	status string   // "pass", "fail", "skip", or "" when it never finished
-	lines  []string // its output
+	lines  []string // its output, its start only (maxTestOutput)
+	kept   int64    // what lines holds, counted by keepTestLine
+	cut    int64    // bytes of output not kept
 }
 
 // run is one run of the suite's test binary.
@@ -30,6 +33,10 @@ type run struct {
 	other    []string       // output not inside a test: panics, timeouts
 	exitErr  error
 	timedOut bool
+
+	kept, otherKept int64 // output kept in tests and in other (capped.go)
+	otherCut        int64 // bytes of other not kept
+	droppedEvents   int   // events of test names past maxTests
 }
 
 // sealedResult is a signed result, and how many times it came.
@@ -49,34 +56,45 @@ type manifestTest struct {
 // suitePrefix is the top-level test every conformance test runs under.
 const suitePrefix = "TestConformance/"
 
-// parseEvents reads go test -json output (from test2json).
+// parseEvents reads go test -json output (from test2json) to its end,
+// keeping a bounded part of the output (capped.go).
 func parseEvents(rd io.Reader, r *run) {
+	defer r.noteCuts()
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
 		var e event
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			r.other = append(r.other, sc.Text())
+			r.keepOtherLine(sc.Text())
 			continue
 		}
 		name, ok := strings.CutPrefix(e.Test, suitePrefix)
 		if !ok || strings.Count(name, "/") != 1 {
 			if e.Action == "output" && e.Test == "" {
-				r.other = append(r.other, strings.TrimRight(e.Output, "\n"))
+				r.keepOtherLine(strings.TrimRight(e.Output, "\n"))
 			}
 			continue
 		}
 		o := r.tests[name]
 		if o == nil {
+			if len(r.tests) >= maxTests {
+				r.droppedEvents++
+				continue
+			}
 			o = &outcome{}
 			r.tests[name] = o
 		}
 		switch e.Action {
 		case "output":
-			o.lines = append(o.lines, strings.TrimRight(e.Output, "\n"))
+			r.keepTestLine(o, strings.TrimRight(e.Output, "\n"))
 		case "pass", "fail", "skip":
 			o.status = e.Action
 		}
+	}
+	if err := sc.Err(); err != nil {
+		// Read on: test2json, and the binary behind it, must not block.
+		n, _ := io.Copy(io.Discard, rd)
+		r.other = append(r.other, fmt.Sprintf("go test's events: %v: the last %s were not read", err, byteSize(n)))
 	}
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -184,8 +183,8 @@ func startAndCollect(cmd *exec.Cmd, t *tree, key []byte, resR *os.File) (*run, e
 	if err != nil {
 		return nil, err
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	stderr := &headTail{head: stderrHead, tail: stderrTail}
+	cmd.Stderr = stderr
 	err = cmd.Start()
 	// The child has its copies; ours must go, or the result pipe never
 	// ends.
@@ -241,6 +240,11 @@ func (r *run) readSealed(key []byte, rd io.Reader) {
 		default:
 			bad++
 		}
+	}
+	if err := sc.Err(); err != nil {
+		// Read on: a suite blocked on this pipe would never finish.
+		io.Copy(io.Discard, rd)
+		r.problems = append(r.problems, fmt.Sprintf("the grader's result channel: %v: the rest was not read", err))
 	}
 	if bad > 0 {
 		r.problems = append(r.problems, fmt.Sprintf("%d line(s) on the grader's result channel were not signed by the suite: ignored (did the graded code write there?)", bad))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -84,14 +85,25 @@ func loadSubmission(p, ref string) (*submission, error) {
 	}
 	var ents []entry
 	s := &submission{Name: submissionName(p), Origin: p}
+	gd := ""
+	if fi.IsDir() {
+		gd = gitDir(p)
+	}
 	switch {
-	case fi.IsDir() && isGitRepo(p):
-		if s.Ref, err = gitCommit(p, ref); err == nil {
-			ents, err = gitEntries(p, s.Ref)
+	case gd != "":
+		if err = checkOwnRepo(p, gd); err == nil {
+			s.Ref, err = gitCommit(p, gd, ref)
+		}
+		if err == nil {
+			ents, err = gitEntries(p, gd, s.Ref)
 		}
 	case fi.IsDir():
+		note := gitFileNote(p)
 		if ref != "" {
-			return nil, fmt.Errorf("submission %s: REF=%s given, but it is a plain folder, not a git repository", p, ref)
+			return nil, fmt.Errorf("submission %s: REF=%s given, but it is a plain folder, not a git repository (%s)", p, ref, cmp.Or(note, "no .git in it"))
+		}
+		if note != "" {
+			s.Ignored = []string{note} // pick adds the rest
 		}
 		ents, err = dirEntries(p)
 	case strings.HasSuffix(p, ".tar.gz") || strings.HasSuffix(p, ".tgz"):
@@ -242,6 +254,8 @@ func dirEntries(dir string) ([]entry, error) {
 		switch {
 		case d.IsDir() && d.Name() == ".git":
 			return filepath.SkipDir
+		case rel == ".git" && d.Type().IsRegular():
+			return nil // a pointer to a repository elsewhere (gitFileNote)
 		case d.IsDir():
 			return nil
 		case d.Type()&fs.ModeSymlink != 0:

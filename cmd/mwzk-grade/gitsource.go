@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// gitDir is the repository a hand-in folder holds, or "" when it holds
+// none of its own: dir/.git when that is a real folder (a working clone),
+// else dir itself when it is a bare repository. A .git file ("gitdir:
+// ../alice/.git", as git worktree and submodules make) or a .git link
+// points outside the hand-in, possibly at another student's repository,
+// so it makes no repository (see gitFileNote).
+func gitDir(dir string) string {
+	gd := filepath.Join(dir, ".git")
+	switch fi, err := os.Lstat(gd); {
+	case err != nil:
+		gd = dir // perhaps a bare repository
+	case !fi.IsDir():
+		return ""
+	}
+	for _, p := range []string{"HEAD", "objects", "refs"} {
+		fi, err := os.Lstat(filepath.Join(gd, p))
+		if err != nil || fi.IsDir() != (p != "HEAD") || fi.Mode()&fs.ModeSymlink != 0 {
+			return ""
+		}
+	}
+	return gd
+}
+
+// checkOwnRepo refuses a repository that takes refs or objects from
+// outside the hand-in: a commondir file (a worktree's, which would resolve
+// HEAD in another repository), alternates, or a symbolic link anywhere in
+// it. The hand-in must carry the commit it is graded at.
+func checkOwnRepo(dir, gd string) error {
+	return filepath.WalkDir(gd, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("submission %s: %w", dir, err)
+		}
+		rel, _ := filepath.Rel(gd, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%w: submission %s: its repository has a symbolic link %q (it must not reach outside the hand-in)", errRefused, dir, rel)
+		case rel == "commondir" || rel == "objects/info/alternates" || rel == "objects/info/http-alternates":
+			return fmt.Errorf("%w: submission %s: its repository takes refs or objects from elsewhere (%s); hand in a plain clone", errRefused, dir, rel)
+		}
+		return nil
+	})
+}
+
+// gitFileNote is the Ignored line of a hand-in folder whose .git is a file
+// (or a link), "" when it is not. Its folder is graded by the files in it,
+// as any plain folder: that is what the student sees, and refusing it
+// would cost points for what git worktree or a submodule checkout leaves.
+func gitFileNote(dir string) string {
+	fi, err := os.Lstat(filepath.Join(dir, ".git"))
+	if err != nil || fi.IsDir() {
+		return ""
+	}
+	target := "a link"
+	if fi.Mode().IsRegular() {
+		if f, err := os.Open(filepath.Join(dir, ".git")); err == nil {
+			line, _ := bufio.NewReader(io.LimitReader(f, 200)).ReadString('\n')
+			f.Close()
+			target = fmt.Sprintf("%q", strings.TrimSpace(line))
+		}
+	}
+	return fmt.Sprintf(".git: a file pointing elsewhere (%s), not a repository inside the hand-in: not used; the folder's files are graded as they are", target)
+}
+
+// gitCmd runs git on the repository gd alone: --git-dir keeps git from
+// looking anywhere else (a parent folder's repository, say).
+func gitCmd(gd string, args ...string) *exec.Cmd {
+	cmd := exec.Command("git", append([]string{"-c", "safe.directory=*", "--git-dir=" + gd}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
+	return cmd
+}
+
+// gitCommit resolves ref (default HEAD) in the hand-in dir's repository gd.
+func gitCommit(dir, gd, ref string) (string, error) {
+	if ref == "" {
+		ref = "HEAD"
+	}
+	out, err := gitCmd(gd, "rev-parse", "--verify", "--quiet", ref+"^{commit}").Output()
+	if err != nil {
+		return "", fmt.Errorf("%w: submission %s: no commit %q in the repository", errRefused, dir, ref)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// gitEntries reads the commit's tree through git archive, so the
+// repository's working files (and its hooks) play no part. The archive is
+// read as it comes, under tarEntries' limits, and git is killed at the
+// first refusal: a 2 GiB blob read whole took 8.4 GB before its refusal.
+func gitEntries(dir, gd, commit string) ([]entry, error) {
+	cmd := gitCmd(gd, "archive", "--format=tar", commit)
+	stderr := &headTail{head: 64 << 10, tail: 4 << 10}
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("submission %s: git archive %s: %v", dir, commit, err)
+	}
+	ents, terr := tarEntries(dir+"@"+commit[:min(12, len(commit))], out)
+	if terr != nil {
+		cmd.Process.Kill()
+	} else {
+		io.Copy(io.Discard, out) // the archive's end padding: git must not die of SIGPIPE
+	}
+	werr := cmd.Wait()
+	// git's own failure (exit status > 0, not our kill) explains a broken
+	// archive better than the tar reader does.
+	if werr != nil && (terr == nil || cmd.ProcessState.ExitCode() > 0) {
+		return nil, fmt.Errorf("submission %s: git archive %s: %v: %s", dir, commit, werr, strings.TrimSpace(stderr.String()))
+	}
+	return ents, terr
+}
+
+// gitOut runs git in dir and returns its standard output.
+func gitOut(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", append([]string{"-c", "safe.directory=*", "-C", dir}, args...)...)
+	out, err := cmd.Output()
+	return string(out), err
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// gitRepo makes dir a git repository with files committed.
+func gitRepo(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	writeTree(t, dir, files)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-q", "-m", "hand-in"}} {
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
+// TestBigGitBlobIsRefusedWhileStreaming: a blob over the size limit is
+// refused from its tar header, before its bytes are read into memory
+// (git archive's output was read whole first: a 2 GiB blob took 8.4 GB).
+func TestBigGitBlobIsRefusedWhileStreaming(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "carol")
+	const big = 64 << 20
+	gitRepo(t, dir, map[string]string{gradedDir + "a.go": "package aufgabe5\n", "big.bin": strings.Repeat("\x00", big)})
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := loadSubmission(dir, "")
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), `"big.bin" has 67108864 bytes`) || !strings.Contains(err.Error(), dir) {
+		t.Errorf("loading a repository with a 64 MiB blob: %v, want it refused, naming the blob", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > big/4 {
+		t.Errorf("loading allocated %d bytes: the blob (%d bytes) was read before its refusal", got, big)
+	}
+}
+
+// TestGitArchiveFailureIsNamed: a git archive that fails halfway (a blob
+// is missing) names the submission and says what git said, not only that
+// the tar stream broke off.
+func TestGitArchiveFailureIsNamed(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "dave")
+	gitRepo(t, dir, map[string]string{gradedDir + "a.go": "package aufgabe5\n", gradedDir + "b.go": "package aufgabe5 // b\n"})
+	blob, err := gitOut(dir, "rev-parse", "HEAD:"+gradedDir+"b.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob = strings.TrimSpace(blob)
+	if err := os.Remove(filepath.Join(dir, ".git", "objects", blob[:2], blob[2:])); err != nil {
+		t.Fatal(err)
+	}
+	commit, err := gitCommit(dir, gitDir(dir), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = gitEntries(dir, gitDir(dir), commit)
+	if err == nil || !strings.Contains(err.Error(), "git archive") || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), blob) {
+		t.Errorf("git archive with a missing blob: %v, want git's error naming %s and the blob", err, dir)
+	}
+}
+
+// TestGitFileIsNotFollowed: a hand-in folder whose .git is a file pointing
+// at another repository (another student's) is graded by its own files,
+// and the report says the .git file was not used; REF is refused.
+func TestGitFileIsNotFollowed(t *testing.T) {
+	subs := t.TempDir()
+	gitRepo(t, filepath.Join(subs, "alice"), map[string]string{gradedDir + "a.go": "package aufgabe5 // alice\n"})
+	mallory := filepath.Join(subs, "mallory")
+	writeTree(t, mallory, map[string]string{".git": "gitdir: ../alice/.git\n", gradedDir + "a.go": "package aufgabe5 // mallory\n"})
+	s, err := loadSubmission(mallory, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(s.Files["a.go"]); !strings.Contains(got, "mallory") || s.Ref != "" {
+		t.Errorf("graded a.go %q at commit %q, want mallory's own file and no commit", got, s.Ref)
+	}
+	if len(s.Ignored) != 1 || !strings.Contains(s.Ignored[0], `.git: a file pointing elsewhere ("gitdir: ../alice/.git")`) {
+		t.Errorf("ignored %q, want one line saying the .git file was not used", s.Ignored)
+	}
+	if _, err := loadSubmission(mallory, "HEAD"); err == nil || !strings.Contains(err.Error(), ".git: a file") {
+		t.Errorf("REF=HEAD on a folder with a .git file: %v, want refused naming the .git file", err)
+	}
+}
+
+// TestGitRepoReachingOutsideIsRefused: a .git link, a .git folder that
+// takes its refs from another repository (commondir), and a folder that
+// only looks like a bare repository (git would go on to a parent folder's
+// repository) are never graded at another repository's commit.
+func TestGitRepoReachingOutsideIsRefused(t *testing.T) {
+	subs := t.TempDir()
+	gitRepo(t, subs, map[string]string{gradedDir + "a.go": "package aufgabe5 // course\n"})
+	alice := filepath.Join(subs, "alice")
+	gitRepo(t, alice, map[string]string{gradedDir + "a.go": "package aufgabe5 // alice\n"})
+	mine := map[string]string{gradedDir + "a.go": "package aufgabe5 // mine\n"}
+	link := filepath.Join(subs, "link")
+	writeTree(t, link, mine)
+	if err := os.Symlink(filepath.Join(alice, ".git"), filepath.Join(link, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	common := filepath.Join(subs, "common")
+	writeTree(t, common, mine)
+	head, err := os.ReadFile(filepath.Join(alice, ".git", "HEAD"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, filepath.Join(common, ".git"), map[string]string{"HEAD": string(head), "commondir": "../../alice/.git\n", "objects/x": "", "refs/x": ""})
+	fake := filepath.Join(subs, "fake")
+	writeTree(t, fake, map[string]string{"HEAD": "not a ref\n", "objects/x": "", "refs/x": "", gradedDir + "a.go": "package aufgabe5 // fake\n"})
+	for _, dir := range []string{link, common, fake} {
+		s, err := loadSubmission(dir, "")
+		if err == nil && (strings.Contains(string(s.Files["a.go"]), "alice") || strings.Contains(string(s.Files["a.go"]), "course")) {
+			t.Errorf("%s: graded another repository's a.go %q", filepath.Base(dir), s.Files["a.go"])
+		}
+		if err != nil && !strings.Contains(err.Error(), dir) {
+			t.Errorf("%s: %v, want the error to name the hand-in", filepath.Base(dir), err)
+		}
+	}
+	// git must not resolve HEAD in the parent folder's repository.
+	if _, err := loadSubmission(fake, ""); err == nil || !strings.Contains(err.Error(), `no commit "HEAD"`) {
+		t.Errorf("fake: %v, want refused for having no commit", err)
+	}
+}
