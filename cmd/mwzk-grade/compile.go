@@ -14,6 +14,12 @@ import (
 // errCompile says the submission's code does not build.
 var errCompile = errors.New("the submission does not compile")
 
+// graderTestFile is the grader's test file in gradedDir: it runs the suite.
+const graderTestFile = "conformance_test.go"
+
+// errNoSuite: the grading copy has no test to run.
+var errNoSuite = errors.New("no test file")
+
 // suitePkg is the package whose test binary runs the suite.
 const suitePkg = "./" + gradedDir
 
@@ -39,6 +45,12 @@ func compileSuite(ctx context.Context, t *tree, sub *submission) (string, error)
 	if err != nil {
 		msg := strings.TrimSpace(strings.ReplaceAll(out.String(), t.dir+"/", ""))
 		return "", fmt.Errorf("%w:\n%s", errCompile, inHandIn(msg, sub))
+	}
+	if _, err := os.Stat(bin); err != nil {
+		// go test -c writes nothing, and says nothing, for a package
+		// without tests: the grader's own test file is gone from the tree.
+		return "", fmt.Errorf("%s%s: %w: the grader's tests are missing from this tree; restore the file (a student: from the handout's tarball, or git checkout)",
+			gradedDir, graderTestFile, errNoSuite)
 	}
 	return bin, nil
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -68,5 +71,30 @@ func TestCompileErrorsKeepTheGradersFiles(t *testing.T) {
 	})
 	if !strings.Contains(msg, "\n"+gradedDir+"conformance_test.go:") || strings.Contains(msg, "handin/"+gradedDir+"conformance_test.go") {
 		t.Errorf("the grader's conformance_test.go is not named as the grading copy's file:\n%s", msg)
+	}
+}
+
+// TestMissingSuiteFileIsNamed: a tree without the grader's test file (a
+// student deleted it from their own checkout) compiles to no binary at all;
+// the grader says which file is missing instead of failing to start one.
+func TestMissingSuiteFileIsNamed(t *testing.T) {
+	root := testRoot(t, false)
+	dir := t.TempDir()
+	writeTree(t, dir, inFolder("", folderFiles(t, root, "assignments/aufgabe5")))
+	sub, err := loadSubmission(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := buildTree(root, sub, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.remove()
+	if err := os.Remove(filepath.Join(tr.dir, gradedDir, graderTestFile)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = compileSuite(context.Background(), tr, sub)
+	if !errors.Is(err, errNoSuite) || !strings.Contains(err.Error(), gradedDir+graderTestFile) {
+		t.Fatalf("compileSuite without %s: %v; want errNoSuite naming the file", graderTestFile, err)
 	}
 }

@@ -119,6 +119,11 @@ func mainErr(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if wd, _ := os.Getwd(); o.json == "" && wd != root {
+		// Started from a subfolder (assignments/aufgabe5, say): the grade
+		// goes beside go.mod, not into the folder a student then packs.
+		o.json = filepath.Join(root, o.jsonFile())
+	}
 	switch {
 	case o.replay != "":
 		return replay(ctx, root, o, stdout)
