@@ -208,3 +208,20 @@ func TestLeftOutGoNamesTheUsualSuspects(t *testing.T) {
 		t.Errorf("nothing imported, yet %q", msg)
 	}
 }
+
+// TestBrokenLinksAreFound: a student's Markdown link to a file or folder
+// the handout leaves out is named; links to kept files and folders,
+// anchors and URLs are not.
+func TestBrokenLinksAreFound(t *testing.T) {
+	kept := []file{
+		{path: "README.md", data: []byte("[ops](docs/operations.md#top), [pics](docs/pictures/), [web](https://go.dev), [here](#x)")},
+		{path: "docs/operations.md", data: []byte("see [perf](performance.md) and [zab](zab.md)")},
+		{path: "docs/zab.md"},
+		{path: "docs/pictures/a.png"},
+	}
+	got := brokenLinks(kept)
+	want := []string{"docs/operations.md links performance.md, which the handout leaves out"}
+	if !slices.Equal(got, want) {
+		t.Errorf("brokenLinks = %q, want %q", got, want)
+	}
+}

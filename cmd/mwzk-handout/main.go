@@ -125,6 +125,9 @@ func build(root string, o options, log io.Writer) ([]dropped, error) {
 	if m := mentions(kept); len(m) > 0 {
 		return nil, fmt.Errorf("%w: the handout's text mentions what only instructors have:\n  %s", errCheck, strings.Join(m, "\n  "))
 	}
+	if b := brokenLinks(kept); len(b) > 0 {
+		return nil, fmt.Errorf("%w: the handout's docs link what it leaves out:\n  %s", errCheck, strings.Join(b, "\n  "))
+	}
 	fmt.Fprintf(log, "handout: %d tracked files, %d for students, %d left out\n", len(files), len(kept), len(left))
 	for _, why := range summarize(left) {
 		fmt.Fprintf(log, "handout:   left out %s\n", why)
