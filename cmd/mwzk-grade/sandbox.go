@@ -66,6 +66,11 @@ func sandboxMain(args []string) int {
 // sandbox (nil) or why not. A variable for tests.
 var sandboxCheck = sync.OnceValue(probeSandbox)
 
+// testsUnconfined lets this package's tests grade hand-ins unconfined on a
+// machine without a sandbox (TestMain sets it there and says so); the
+// sandbox's own tests skip then.
+var testsUnconfined bool
+
 // sandboxPolicy decides whether a grading runs in the sandbox. A hand-in
 // is someone else's code: without a sandbox it is not graded unless the
 // instructor said --no-sandbox. One's own code (the checkout's
@@ -79,7 +84,7 @@ func sandboxPolicy(o *options, warn func(string)) (bool, error) {
 	if err == nil {
 		return true, nil
 	}
-	if o.submission != "" || o.submissions != "" {
+	if (o.submission != "" || o.submissions != "") && !testsUnconfined {
 		return false, fmt.Errorf("%w (%v): its code would run with your rights, reading and writing your files; "+
 			"grade on Linux with user namespaces allowed (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu "+
 			"kernel.apparmor_restrict_unprivileged_userns=0), or take the risk with --no-sandbox", errNoSandbox, err)
