@@ -75,20 +75,79 @@ func gitFileNote(dir string) string {
 	return fmt.Sprintf(".git: a file pointing elsewhere (%s), not a repository inside the hand-in: not used; the folder's files are graded as they are", target)
 }
 
-// gitCmd runs git on the repository gd alone: --git-dir keeps git from
+// cleanRepo is a repository of the grader's own that reads the hand-in's
+// objects and refs but none of its configuration: a hand-in's .git/config
+// and info/attributes can name filter commands (smudge) that git archive
+// runs, and a review ran a shell command as the instructor that way. The
+// new repository gets copies of HEAD, packed-refs and refs/ (checkOwnRepo
+// refused links) and the hand-in's objects through GIT_OBJECT_DIRECTORY.
+type cleanRepo struct {
+	dir, objects string
+}
+
+func newCleanRepo(dir, gd string) (*cleanRepo, error) {
+	tmp, err := os.MkdirTemp("", "mwzk-grade-git-*")
+	if err != nil {
+		return nil, err
+	}
+	r := &cleanRepo{dir: tmp, objects: filepath.Join(gd, "objects")}
+	if abs, err := filepath.Abs(r.objects); err == nil {
+		r.objects = abs
+	}
+	if out, err := exec.Command("git", "init", "--quiet", "--bare", tmp).CombinedOutput(); err != nil {
+		r.remove()
+		return nil, fmt.Errorf("submission %s: git init: %v: %s", dir, err, out)
+	}
+	err = filepath.WalkDir(gd, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(gd, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case rel == "refs" && d.IsDir():
+			return nil
+		case rel == "HEAD" || rel == "packed-refs" || strings.HasPrefix(rel, "refs/") && d.Type().IsRegular():
+			return copyFile(p, filepath.Join(tmp, filepath.FromSlash(rel)))
+		case strings.HasPrefix(rel, "refs/") && d.IsDir():
+			return os.MkdirAll(filepath.Join(tmp, filepath.FromSlash(rel)), 0o755)
+		case d.IsDir() && rel != ".":
+			return fs.SkipDir
+		}
+		return nil
+	})
+	if err != nil {
+		r.remove()
+		return nil, fmt.Errorf("submission %s: copy its refs: %w", dir, err)
+	}
+	return r, nil
+}
+
+func (r *cleanRepo) remove() { os.RemoveAll(r.dir) }
+
+// git runs git on the clean repository alone: --git-dir keeps git from
 // looking anywhere else (a parent folder's repository, say).
-func gitCmd(gd string, args ...string) *exec.Cmd {
-	cmd := exec.Command("git", append([]string{"-c", "safe.directory=*", "--git-dir=" + gd}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
+func (r *cleanRepo) git(args ...string) *exec.Cmd {
+	cmd := exec.Command("git", append([]string{"--git-dir=" + r.dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_OBJECT_DIRECTORY="+r.objects)
 	return cmd
 }
 
-// gitCommit resolves ref (default HEAD) in the hand-in dir's repository gd.
-func gitCommit(dir, gd, ref string) (string, error) {
+// copyFile copies the regular file from to a new file to.
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, data, 0o644)
+}
+
+// gitCommit resolves ref (default HEAD) in the hand-in dir's repository.
+func gitCommit(dir string, r *cleanRepo, ref string) (string, error) {
 	if ref == "" {
 		ref = "HEAD"
 	}
-	out, err := gitCmd(gd, "rev-parse", "--verify", "--quiet", ref+"^{commit}").Output()
+	out, err := r.git("rev-parse", "--verify", "--quiet", ref+"^{commit}").Output()
 	if err != nil {
 		return "", fmt.Errorf("%w: submission %s: no commit %q in the repository", errRefused, dir, ref)
 	}
@@ -96,11 +155,12 @@ func gitCommit(dir, gd, ref string) (string, error) {
 }
 
 // gitEntries reads the commit's tree through git archive, so the
-// repository's working files (and its hooks) play no part. The archive is
+// repository's working files (and its hooks and configuration) play no
+// part. The archive is
 // read as it comes, under tarEntries' limits, and git is killed at the
 // first refusal: a 2 GiB blob read whole took 8.4 GB before its refusal.
-func gitEntries(dir, gd, commit string) ([]entry, error) {
-	cmd := gitCmd(gd, "archive", "--format=tar", commit)
+func gitEntries(dir string, r *cleanRepo, commit string) ([]entry, error) {
+	cmd := r.git("archive", "--format=tar", commit)
 	stderr := &headTail{head: 64 << 10, tail: 4 << 10}
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
@@ -130,4 +190,23 @@ func gitOut(dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", append([]string{"-c", "safe.directory=*", "-C", dir}, args...)...)
 	out, err := cmd.Output()
 	return string(out), err
+}
+
+// repoEntries reads the hand-in dir's repository gd at ref (default HEAD)
+// through a clean repository: the commit and its files.
+func repoEntries(dir, gd, ref string) (string, []entry, error) {
+	if err := checkOwnRepo(dir, gd); err != nil {
+		return "", nil, err
+	}
+	r, err := newCleanRepo(dir, gd)
+	if err != nil {
+		return "", nil, err
+	}
+	defer r.remove()
+	commit, err := gitCommit(dir, r, ref)
+	if err != nil {
+		return "", nil, err
+	}
+	ents, err := gitEntries(dir, r, commit)
+	return commit, ents, err
 }

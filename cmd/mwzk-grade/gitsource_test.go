@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,11 +59,7 @@ func TestGitArchiveFailureIsNamed(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, ".git", "objects", blob[:2], blob[2:])); err != nil {
 		t.Fatal(err)
 	}
-	commit, err := gitCommit(dir, gitDir(dir), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = gitEntries(dir, gitDir(dir), commit)
+	_, _, err = repoEntries(dir, gitDir(dir), "")
 	if err == nil || !strings.Contains(err.Error(), "git archive") || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), blob) {
 		t.Errorf("git archive with a missing blob: %v, want git's error naming %s and the blob", err, dir)
 	}
@@ -127,5 +124,49 @@ func TestGitRepoReachingOutsideIsRefused(t *testing.T) {
 	// git must not resolve HEAD in the parent folder's repository.
 	if _, err := loadSubmission(fake, ""); err == nil || !strings.Contains(err.Error(), `no commit "HEAD"`) {
 		t.Errorf("fake: %v, want refused for having no commit", err)
+	}
+}
+
+// TestHandInGitConfigRunsNothing: a repository whose own configuration
+// names a filter command for every file (a smudge that git archive would
+// run) is read without running it: the grader reads refs and objects
+// through a repository of its own.
+func TestHandInGitConfigRunsNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mallory")
+	gitRepo(t, dir, map[string]string{gradedDir + "a.go": "package aufgabe5\n"})
+	ran := filepath.Join(t.TempDir(), "ran")
+	cfg := fmt.Sprintf("[filter \"pwn\"]\n\tsmudge = \"touch %s && cat\"\n", ran)
+	appendFile(t, filepath.Join(dir, ".git", "config"), cfg)
+	os.MkdirAll(filepath.Join(dir, ".git", "info"), 0o755)
+	appendFile(t, filepath.Join(dir, ".git", "info", "attributes"), "* filter=pwn\n")
+	// The filter works where git reads the hand-in's configuration.
+	if out, err := exec.Command("git", "-C", dir, "archive", "--format=tar", "HEAD").CombinedOutput(); err != nil {
+		t.Fatalf("git archive in the hand-in: %v: %s", err, out)
+	}
+	if _, err := os.Stat(ran); err != nil {
+		t.Fatalf("the planted filter did not run even in the hand-in's own repository (%v): the test proves nothing", err)
+	}
+	os.Remove(ran)
+	sub, err := loadSubmission(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := sub.Files["a.go"]; !ok {
+		t.Errorf("the hand-in's a.go was not read: %v", sub.Files)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Errorf("loading the hand-in ran the filter command of its .git/config")
+	}
+}
+
+func appendFile(t *testing.T, file, text string) {
+	t.Helper()
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -91,12 +91,7 @@ func loadSubmission(p, ref string) (*submission, error) {
 	}
 	switch {
 	case gd != "":
-		if err = checkOwnRepo(p, gd); err == nil {
-			s.Ref, err = gitCommit(p, gd, ref)
-		}
-		if err == nil {
-			ents, err = gitEntries(p, gd, s.Ref)
-		}
+		s.Ref, ents, err = repoEntries(p, gd, ref)
 	case fi.IsDir():
 		note := gitFileNote(p)
 		if ref != "" {
