@@ -26,12 +26,12 @@ func TestSuiteGetsTheSeedAndTheReplayCommand(t *testing.T) {
 			t.Errorf("replayCommand of %+v = %q, want %q", c.o, got, c.want)
 		}
 	}
-	cmd, done, err := suiteCommand(context.Background(), &tree{dir: t.TempDir()}, "suite.test",
+	cmd, jr, err := suiteCommand(context.Background(), &tree{dir: t.TempDir()}, "suite.test",
 		runSpec{timeout: 1, seed: "4242", replay: "make grade IMPL=solution"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer done()
+	defer jr.finish()
 	for _, want := range []string{"MWZK_SEED=4242", conformance.ReplayEnv + "=make grade IMPL=solution"} {
 		if !slices.Contains(cmd.Env, want) {
 			t.Errorf("the suite's environment lacks %s", want)

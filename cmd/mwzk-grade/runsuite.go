@@ -66,27 +66,29 @@ func runSuite(ctx context.Context, t *tree, bin string, spec runSpec) (*run, err
 	if dl, ok := ctx.Deadline(); ok {
 		spec.timeout = min(spec.timeout, suiteTimeout(time.Until(dl)))
 	}
-	cmd, done, err := suiteCommand(ctx, t, bin, spec)
+	cmd, jr, err := suiteCommand(ctx, t, bin, spec)
 	if err != nil {
 		keyR.Close()
 		resR.Close()
 		resW.Close()
 		return nil, err
 	}
-	defer done()
 	cmd.ExtraFiles = []*os.File{keyR, resW} // fds 3 and 4
 	r, err := startAndCollect(cmd, t, key, resR)
+	problems := jr.finish() // also when the run failed: the sandbox's folders go
 	if err != nil {
 		resR.Close()
 		return nil, err
 	}
+	r.problems = append(r.problems, problems...)
 	r.finish(ctx, spec.part)
 	return r, nil
 }
 
 // suiteCommand is the binary's command line, as go test would run it, in
-// the sandbox if spec says so; done removes what the run's sandbox needed.
-func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) (cmd *exec.Cmd, done func(), err error) {
+// the sandbox if spec says so; jr.finish ends what the run's sandbox
+// needed (a nil jr, unconfined, has nothing to end).
+func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) (cmd *exec.Cmd, jr *jailRun, err error) {
 	pattern := suitePrefix
 	if spec.part != "" {
 		pattern += "^" + strings.ReplaceAll(spec.part, ".", `\.`) + "$/"
@@ -95,14 +97,13 @@ func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) (cmd *
 		"-test.timeout=" + spec.timeout.String(), "-test.run=" + pattern}
 	dir := filepath.Join(t.dir, gradedDir) // go test runs a test in its package's folder
 	env := os.Environ()
-	done = func() {}
+	pictures := spec.pictures
 	if spec.jailed {
-		var tmp string
-		cmd, tmp, done, err = jailedSuite(ctx, t, dir, spec.pictures, bin, args)
-		if err != nil {
+		if jr, err = jailedSuite(ctx, dir, spec.pictures, bin, args); err != nil {
 			return nil, nil, err
 		}
-		env = append(env, "TMPDIR="+tmp)
+		cmd, pictures = jr.cmd, jr.pictures
+		env = append(env, "TMPDIR="+jailTmp)
 	} else {
 		cmd = exec.CommandContext(ctx, bin, args...)
 		inGroup(cmd)
@@ -114,8 +115,8 @@ func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) (cmd *
 	if spec.ports != "" {
 		env = append(env, ports.EnvRange+"="+spec.ports)
 	}
-	if spec.pictures != "" {
-		env = append(env, artifacts.Env+"="+spec.pictures)
+	if pictures != "" {
+		env = append(env, artifacts.Env+"="+pictures)
 	}
 	if len(spec.seeds) > 0 {
 		var kv []string
@@ -127,46 +128,7 @@ func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) (cmd *
 	}
 	cmd.Env = env
 	cmd.Cancel = func() error { killGroup(cmd); return nil }
-	return cmd, done, nil
-}
-
-// jailedSuite is the suite's command in a sandbox that sees its package's
-// folder and binary read-only and writes only to a temp folder of its own (the run's
-// TMPDIR, removed with done) and the pictures folder.
-func jailedSuite(ctx context.Context, t *tree, dir, pictures, bin string, args []string) (*exec.Cmd, string, func(), error) {
-	root, err := os.MkdirTemp("", "mwzk-grade-root-*")
-	if err != nil {
-		return nil, "", nil, err
-	}
-	tmp, err := os.MkdirTemp("", "mwzk-grade-tmp-*")
-	if err != nil {
-		os.Remove(root)
-		return nil, "", nil, err
-	}
-	done := func() { os.Remove(root); os.RemoveAll(tmp) }
-	// Execute-only: the binary holds the hidden tests' text, and the
-	// suite (without capabilities) runs it but cannot read it.
-	if err := os.Chmod(bin, 0o111); err != nil {
-		done()
-		return nil, "", nil, err
-	}
-	// Of the grading copy only the package's folder and the binary: the
-	// rest holds the hidden tests' and the reference's sources.
-	j := jail{Root: root, Keep: []string{dir, bin}, Write: []string{tmp}, Dir: dir, Env: []string{sealEnv}}
-	if pictures != "" {
-		abs, err := filepath.Abs(pictures)
-		if err != nil {
-			done()
-			return nil, "", nil, err
-		}
-		j.Write = append(j.Write, abs)
-	}
-	cmd, err := jailed(ctx, j, bin, args...)
-	if err != nil {
-		done()
-		return nil, "", nil, err
-	}
-	return cmd, tmp, done, nil
+	return cmd, jr, nil
 }
 
 // startAndCollect starts cmd, feeds its output through test2json and reads

@@ -16,9 +16,10 @@ import (
 // ran) and to read the hidden tests into a student's report. So on Linux
 // the binary runs in a sandbox of its own: new user, mount, PID, network
 // and IPC namespaces, a root that holds only the graded package's folder
-// and the suite's binary (read-only; the binary execute-only), a fresh
-// temp folder and the pictures folder (writable) and four devices; no
-// /proc, no capabilities; a loopback of its own.
+// and the suite's binary (read-only; the binary execute-only), a tmpfs as
+// its temp folder and a fresh pictures folder (writable; the grader keeps
+// only the suite's pages from it, jailrun.go) and four devices; no /proc,
+// no capabilities; a loopback of its own.
 
 // sandboxArg is the hidden first argument with which mwzk-grade starts as
 // the sandbox's first process: it builds the root, then becomes the suite.
@@ -35,6 +36,10 @@ type jail struct {
 	Write []string // folders visible and writable
 	Dir   string   // the working directory inside
 	Probe bool     // build the root and exit 0, running nothing
+	// Scratch is a folder inside, a tmpfs of ScratchBytes: writable, and
+	// gone with the sandbox (the run's TMPDIR).
+	Scratch      string
+	ScratchBytes int64
 	// Env is added to the command's environment at the last moment: the
 	// result pipe's variable must not reach mwzk-grade's own start, whose
 	// gradeseal init would take the key.

@@ -87,6 +87,11 @@ func enterJail(j jail) error {
 			return err
 		}
 	}
+	if j.Scratch != "" {
+		if err := os.MkdirAll(filepath.Join(j.Root, j.Scratch), 0o755); err != nil {
+			return err
+		}
+	}
 	if err := unix.Chdir(j.Root); err != nil {
 		return err
 	}
@@ -95,6 +100,12 @@ func enterJail(j jail) error {
 	}
 	if err := readOnly(j.Write); err != nil {
 		return err
+	}
+	if j.Scratch != "" { // mounted after readOnly, so it stays writable
+		opts := fmt.Sprintf("mode=1777,size=%d", j.ScratchBytes)
+		if err := unix.Mount("tmpfs", j.Scratch, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+			return fmt.Errorf("mount the temp folder %s: %w", j.Scratch, err)
+		}
 	}
 	if err := loopbackUp(); err != nil {
 		return err

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestOnlyTheSuitesPagesLeaveTheSandbox: of what a sandboxed run left in
+// its pictures folder, only <test folder>/<page>.html regular files reach
+// the real pictures folder; a Go file (which a later go test ./... in the
+// instructor's module would run), a link and anything elsewhere are
+// dropped and counted.
+func TestOnlyTheSuitesPagesLeaveTheSandbox(t *testing.T) {
+	src, dst := t.TempDir(), filepath.Join(t.TempDir(), "pictures")
+	write := func(rel, text string) {
+		p := filepath.Join(src, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("TestConformance_A5.2_Linearizable/history.html", "<html>page</html>")
+	write("TestConformance_A5.2_Linearizable/planted_test.go", "package pictures")
+	write("planted_test.go", "package pictures")
+	write("a/b/deep.html", "<html>deep</html>")
+	if err := os.Symlink("/etc/passwd", filepath.Join(src, "TestConformance_A5.2_Linearizable", "link.html")); err != nil {
+		t.Fatal(err)
+	}
+	problems := keepPages(src, dst)
+	var got []string
+	filepath.WalkDir(dst, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dst, p)
+			got = append(got, rel)
+		}
+		return nil
+	})
+	if want := filepath.Join("TestConformance_A5.2_Linearizable", "history.html"); len(got) != 1 || got[0] != want {
+		t.Errorf("kept %q, want only %s", got, want)
+	}
+	if len(problems) != 1 || !strings.HasPrefix(problems[0], "4 file(s)") {
+		t.Errorf("problems %q, want one counting the 4 files dropped", problems)
+	}
+}
