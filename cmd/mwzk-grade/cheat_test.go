@@ -166,3 +166,37 @@ func TestUnparsableButCompilingFileIsRefused(t *testing.T) {
 		t.Fatalf("status %s, compile %q; want a compile error naming typo.go", rep.Status, rep.Compile)
 	}
 }
+
+// TestWritesToOtherPackagesVariablesAreRefused: graded code that sets a
+// variable of an allowed package (the suite compares error codes through
+// mwzookeeper.ErrNoNode and its siblings; a review earned ErrorCodes by
+// setting them all to ErrAPIError), changes, indexes into or takes the
+// address of one, or dot-imports a package, is refused with file and line;
+// reading them and the reference's own code are fine.
+func TestWritesToOtherPackagesVariablesAreRefused(t *testing.T) {
+	bad := "package aufgabe5\n\nimport (\n\tzk \"zablab/mwzookeeper\"\n\t\"math/rand/v2\"\n\t. \"zablab/zab\"\n)\n\n" +
+		"var _ = DefaultTickTime\n\n" +
+		"func init() {\n\tzk.ErrNoNode = zk.ErrAPIError\n\tp := &zk.ErrBadVersion\n\t_ = p\n" +
+		"\t(zk.ErrNotEmpty) = nil\n\t_ = rand.N(3)\n}\n\nfunc ok() error { e := zk.ErrNoNode; return e }\n"
+	problems, err := checkFile("evil.go", []byte(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(problems, "\n")
+	for _, want := range []string{"evil.go:6: the dot import", "evil.go:12: assigning to zk.ErrNoNode", "evil.go:13: taking the address of zk.ErrBadVersion", "evil.go:15: assigning to zk.ErrNotEmpty"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("problems lack %q:\n%s", want, text)
+		}
+	}
+	if len(problems) != 4 {
+		t.Errorf("%d problems, want 4:\n%s", len(problems), text)
+	}
+	root := testRoot(t, true)
+	for _, dir := range []string{"solutions/aufgabe5", "assignments/aufgabe5"} {
+		for name, src := range folderFiles(t, root, dir) {
+			if p, err := checkFile(name, []byte(src)); err != nil || len(p) > 0 {
+				t.Errorf("%s/%s: %v %q", dir, name, err, p)
+			}
+		}
+	}
+}
