@@ -44,3 +44,13 @@ func TestOnlyTheSuitesPagesLeaveTheSandbox(t *testing.T) {
 		t.Errorf("problems %q, want one counting the 4 files dropped", problems)
 	}
 }
+
+// TestJailEnvKeepsOnlyTheProjectsVariables: a sandboxed suite gets the
+// project's variables and Go's runtime settings, not the rest.
+func TestJailEnvKeepsOnlyTheProjectsVariables(t *testing.T) {
+	got := jailEnv([]string{"HOME=/root", "MWZK_SEED=4", "AWS_SECRET=x", "GOMAXPROCS=2", "PATH=/bin", "ZABLAB_ARTIFACTS=/p", "GOPATH=/go"})
+	want := []string{"MWZK_SEED=4", "GOMAXPROCS=2", "ZABLAB_ARTIFACTS=/p"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("jailEnv = %q, want %q", got, want)
+	}
+}

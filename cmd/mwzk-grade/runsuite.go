@@ -103,7 +103,7 @@ func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) (cmd *
 			return nil, nil, err
 		}
 		cmd, pictures = jr.cmd, jr.pictures
-		env = append(env, "TMPDIR="+jailTmp)
+		env = append(jailEnv(env), "TMPDIR="+jailTmp)
 	} else {
 		cmd = exec.CommandContext(ctx, bin, args...)
 		inGroup(cmd)

@@ -194,7 +194,12 @@ func dropCapabilities() error {
 	return nil
 }
 
-// execInJail becomes the command.
+// execInJail becomes the command. Of the descriptors it inherits, only 0-4
+// (the standard ones, the key and the result pipe) go along: the grader's
+// own parent may have left others open.
 func execInJail(name string, argv, env []string) error {
+	if err := unix.CloseRange(5, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return fmt.Errorf("close inherited descriptors: %w", err)
+	}
 	return unix.Exec(name, argv, env)
 }
