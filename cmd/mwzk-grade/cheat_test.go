@@ -177,25 +177,49 @@ func TestWritesToOtherPackagesVariablesAreRefused(t *testing.T) {
 	bad := "package aufgabe5\n\nimport (\n\tzk \"zablab/mwzookeeper\"\n\t\"math/rand/v2\"\n\t. \"zablab/zab\"\n)\n\n" +
 		"var _ = DefaultTickTime\n\n" +
 		"func init() {\n\tzk.ErrNoNode = zk.ErrAPIError\n\tp := &zk.ErrBadVersion\n\t_ = p\n" +
-		"\t(zk.ErrNotEmpty) = nil\n\t_ = rand.N(3)\n}\n\nfunc ok() error { e := zk.ErrNoNode; return e }\n"
+		"\t(zk.ErrNotEmpty) = nil\n\t_ = rand.N(3)\n\tfor _, zk.ErrNodeExists = range []*zk.Error{nil} {\n\t}\n}\n\nfunc ok() error { e := zk.ErrNoNode; return e }\n"
 	problems, err := checkFile("evil.go", []byte(bad))
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := strings.Join(problems, "\n")
-	for _, want := range []string{"evil.go:6: the dot import", "evil.go:12: assigning to zk.ErrNoNode", "evil.go:13: taking the address of zk.ErrBadVersion", "evil.go:15: assigning to zk.ErrNotEmpty"} {
+	for _, want := range []string{"evil.go:6: the dot import", "evil.go:12: assigning to zk.ErrNoNode", "evil.go:13: taking the address of zk.ErrBadVersion", "evil.go:15: assigning to zk.ErrNotEmpty", "evil.go:17: assigning to zk.ErrNodeExists"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("problems lack %q:\n%s", want, text)
 		}
 	}
-	if len(problems) != 4 {
-		t.Errorf("%d problems, want 4:\n%s", len(problems), text)
+	if len(problems) != 5 {
+		t.Errorf("%d problems, want 5:\n%s", len(problems), text)
 	}
 	root := testRoot(t, true)
 	for _, dir := range []string{"solutions/aufgabe5", "assignments/aufgabe5"} {
 		for name, src := range folderFiles(t, root, dir) {
 			if p, err := checkFile(name, []byte(src)); err != nil || len(p) > 0 {
 				t.Errorf("%s/%s: %v %q", dir, name, err, p)
+			}
+		}
+	}
+}
+
+// TestSentinelCopiedThroughAPointerGainsNothing: a Service that answers
+// every NoNode with APIERROR, and copies ErrAPIError over ErrNoNode
+// through a pointer (which no syntactic check sees), still fails
+// A5.1/ErrorCodes: the suite takes the codes it expects from mwzookeeper's
+// own table, and CodeOf knows a sentinel by identity.
+func TestSentinelCopiedThroughAPointerGainsNothing(t *testing.T) {
+	root := testRoot(t, true)
+	files := map[string]string{}
+	for name, src := range folderFiles(t, root, "solutions/aufgabe5") {
+		files[gradedDir+name] = strings.ReplaceAll(src, "mwzookeeper.ErrNoNode", "mwzookeeper.ErrAPIError")
+	}
+	files[gradedDir+"zz.go"] = "package aufgabe5\n\nimport zk \"zablab/mwzookeeper\"\n\nfunc init() { e := zk.ErrNoNode; *e = *zk.ErrAPIError }\n"
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	rep := gradeFolder(t, root, dir, options{part: "A5.1"})
+	for _, p := range rep.Parts {
+		for _, tg := range p.Tests {
+			if tg.Name == "ErrorCodes" && tg.Status == "pass" {
+				t.Errorf("A5.1/ErrorCodes passed for a Service that answers NoNode with APIERROR (status %s, problems %q)", rep.Status, rep.Problems)
 			}
 		}
 	}

@@ -143,6 +143,14 @@ func foreignWrites(f *ast.File, at func(token.Pos) string) []string {
 					flag(l, "assigning to")
 				}
 			}
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				for _, l := range []ast.Expr{n.Key, n.Value} {
+					if l != nil {
+						flag(l, "assigning to")
+					}
+				}
+			}
 		case *ast.IncDecStmt:
 			flag(n.X, "changing")
 		case *ast.UnaryExpr:

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // gitDir is the repository a hand-in folder holds, or "" when it holds
@@ -27,8 +29,8 @@ func gitDir(dir string) string {
 	}
 	for _, p := range []string{"HEAD", "objects", "refs"} {
 		fi, err := os.Lstat(filepath.Join(gd, p))
-		if err != nil || fi.IsDir() != (p != "HEAD") || fi.Mode()&fs.ModeSymlink != 0 {
-			return ""
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 || (p == "HEAD") != fi.Mode().IsRegular() || (p != "HEAD") != fi.IsDir() {
+			return "" // HEAD a FIFO, say: reading it would hang the grader
 		}
 	}
 	return gd
@@ -83,7 +85,12 @@ func gitFileNote(dir string) string {
 // refused links) and the hand-in's objects through GIT_OBJECT_DIRECTORY.
 type cleanRepo struct {
 	dir, objects string
+	ctx          context.Context // bounds every git command: a broken repository must not hang a batch
+	cancel       context.CancelFunc
 }
+
+// gitTimeout bounds each git command on a hand-in's repository.
+const gitTimeout = 2 * time.Minute
 
 func newCleanRepo(dir, gd string) (*cleanRepo, error) {
 	tmp, err := os.MkdirTemp("", "mwzk-grade-git-*")
@@ -91,6 +98,7 @@ func newCleanRepo(dir, gd string) (*cleanRepo, error) {
 		return nil, err
 	}
 	r := &cleanRepo{dir: tmp, objects: filepath.Join(gd, "objects")}
+	r.ctx, r.cancel = context.WithTimeout(context.Background(), gitTimeout)
 	if abs, err := filepath.Abs(r.objects); err == nil {
 		r.objects = abs
 	}
@@ -98,6 +106,7 @@ func newCleanRepo(dir, gd string) (*cleanRepo, error) {
 		r.remove()
 		return nil, fmt.Errorf("submission %s: git init: %v: %s", dir, err, out)
 	}
+	budget := int64(maxRefBytes)
 	err = filepath.WalkDir(gd, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -107,8 +116,8 @@ func newCleanRepo(dir, gd string) (*cleanRepo, error) {
 		switch {
 		case rel == "refs" && d.IsDir():
 			return nil
-		case rel == "HEAD" || rel == "packed-refs" || strings.HasPrefix(rel, "refs/") && d.Type().IsRegular():
-			return copyFile(p, filepath.Join(tmp, filepath.FromSlash(rel)))
+		case (rel == "HEAD" || rel == "packed-refs" || strings.HasPrefix(rel, "refs/")) && d.Type().IsRegular():
+			return copyRef(p, filepath.Join(tmp, filepath.FromSlash(rel)), &budget)
 		case strings.HasPrefix(rel, "refs/") && d.IsDir():
 			return os.MkdirAll(filepath.Join(tmp, filepath.FromSlash(rel)), 0o755)
 		case d.IsDir() && rel != ".":
@@ -123,21 +132,37 @@ func newCleanRepo(dir, gd string) (*cleanRepo, error) {
 	return r, nil
 }
 
-func (r *cleanRepo) remove() { os.RemoveAll(r.dir) }
+func (r *cleanRepo) remove() {
+	r.cancel()
+	os.RemoveAll(r.dir)
+}
 
 // git runs git on the clean repository alone: --git-dir keeps git from
 // looking anywhere else (a parent folder's repository, say).
 func (r *cleanRepo) git(args ...string) *exec.Cmd {
-	cmd := exec.Command("git", append([]string{"--git-dir=" + r.dir}, args...)...)
+	cmd := exec.CommandContext(r.ctx, "git", append([]string{"--git-dir=" + r.dir}, args...)...)
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_OBJECT_DIRECTORY="+r.objects)
 	return cmd
 }
 
-// copyFile copies the regular file from to a new file to.
-func copyFile(from, to string) error {
-	data, err := os.ReadFile(from)
+// maxRefBytes bounds the refs a hand-in's repository may carry (HEAD,
+// packed-refs and refs/ together; a class's have a few KiB).
+const maxRefBytes = 16 << 20
+
+// copyRef copies the ref file from to a new file to, within what is left
+// of budget. Only regular files come here: a FIFO would hang the read.
+func copyRef(from, to string, budget *int64) error {
+	f, err := os.Open(from)
 	if err != nil {
 		return err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, *budget+1))
+	if err != nil {
+		return err
+	}
+	if *budget -= int64(len(data)); *budget < 0 {
+		return fmt.Errorf("%w: its refs take more than %d MiB", errRefused, maxRefBytes>>20)
 	}
 	return os.WriteFile(to, data, 0o644)
 }

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // gitRepo makes dir a git repository with files committed.
@@ -168,5 +170,28 @@ func appendFile(t *testing.T, file, text string) {
 	defer f.Close()
 	if _, err := f.WriteString(text); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFIFOInRepositoryDoesNotHang: a hand-in whose .git/HEAD or
+// packed-refs is a FIFO made the grader wait forever (past its timeout,
+// deaf to Ctrl-C); loading it now ends at once, graded or refused.
+func TestFIFOInRepositoryDoesNotHang(t *testing.T) {
+	for _, name := range []string{"HEAD", "packed-refs"} {
+		dir := filepath.Join(t.TempDir(), "fifo")
+		gitRepo(t, dir, map[string]string{gradedDir + "a.go": "package aufgabe5\n"})
+		p := filepath.Join(dir, ".git", name)
+		os.Remove(p)
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := loadSubmission(dir, ""); done <- err }()
+		select {
+		case err := <-done:
+			t.Logf("%s a FIFO: %v", name, err)
+		case <-time.After(30 * time.Second):
+			t.Fatalf("loading a hand-in whose .git/%s is a FIFO did not end within 30 s", name)
+		}
 	}
 }

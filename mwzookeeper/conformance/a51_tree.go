@@ -52,7 +52,7 @@ func treeScript(s int64) []step {
 		{reqDelete(s, "/a/c", 1), wantOK()},
 		{reqChildren(s, "/a"), wantChildren()},
 		{reqDelete(s, "/a", 2), wantOK()},
-		{reqExists(s, "/a"), wantErr(mwzookeeper.ErrNoNode)},
+		{reqExists(s, "/a"), wantErr(wantNoNode)},
 		{reqCreate(s, "/a", "again", pers), wantName("/a")},
 		{reqGet(s, "/a"), wantData("again", 0)},
 	}
@@ -63,12 +63,12 @@ func testErrorCodes(c *T) {
 	s := x.session(1, longSession)
 	steps := errorScript(s)
 	for _, p := range []string{"a", "/a/", "//a", "/e//k", "/e/./k", "/e/../k", "/.", "", "/e/k\x01"} {
-		steps = append(steps, step{reqCreate(s, p, "", pers), wantErr(mwzookeeper.ErrBadArguments)})
+		steps = append(steps, step{reqCreate(s, p, "", pers), wantErr(wantBadArguments)})
 	}
 	for _, p := range []string{"e", "/e/", "/e/..", ""} {
-		steps = append(steps, step{reqGet(s, p), wantErr(mwzookeeper.ErrBadArguments)},
-			step{reqSet(s, p, "", -1), wantErr(mwzookeeper.ErrBadArguments)},
-			step{reqDelete(s, p, -1), wantErr(mwzookeeper.ErrBadArguments)})
+		steps = append(steps, step{reqGet(s, p), wantErr(wantBadArguments)},
+			step{reqSet(s, p, "", -1), wantErr(wantBadArguments)},
+			step{reqDelete(s, p, -1), wantErr(wantBadArguments)})
 	}
 	// Nothing of the failed requests may have changed the tree.
 	steps = append(steps, step{reqChildren(s, "/"), wantChildren("e", "eph")},
@@ -82,22 +82,22 @@ func testErrorCodes(c *T) {
 func errorScript(s int64) []step {
 	return []step{
 		{reqCreate(s, "/e", "", pers), wantName("/e")},
-		{reqCreate(s, "/e", "", pers), wantErr(mwzookeeper.ErrNodeExists)},
-		{reqCreate(s, "/missing/child", "", pers), wantErr(mwzookeeper.ErrNoNode)},
-		{reqDelete(s, "/nope", -1), wantErr(mwzookeeper.ErrNoNode)},
-		{reqSet(s, "/nope", "x", -1), wantErr(mwzookeeper.ErrNoNode)},
-		{reqGet(s, "/nope"), wantErr(mwzookeeper.ErrNoNode)},
-		{reqChildren(s, "/nope"), wantErr(mwzookeeper.ErrNoNode)},
-		{reqExists(s, "/nope"), wantErr(mwzookeeper.ErrNoNode)},
-		{reqSet(s, "/e", "x", 5), wantErr(mwzookeeper.ErrBadVersion)},
-		{reqDelete(s, "/e", 5), wantErr(mwzookeeper.ErrBadVersion)},
+		{reqCreate(s, "/e", "", pers), wantErr(wantNodeExists)},
+		{reqCreate(s, "/missing/child", "", pers), wantErr(wantNoNode)},
+		{reqDelete(s, "/nope", -1), wantErr(wantNoNode)},
+		{reqSet(s, "/nope", "x", -1), wantErr(wantNoNode)},
+		{reqGet(s, "/nope"), wantErr(wantNoNode)},
+		{reqChildren(s, "/nope"), wantErr(wantNoNode)},
+		{reqExists(s, "/nope"), wantErr(wantNoNode)},
+		{reqSet(s, "/e", "x", 5), wantErr(wantBadVersion)},
+		{reqDelete(s, "/e", 5), wantErr(wantBadVersion)},
 		{reqSet(s, "/e", "x", 0), wantVersion(1)},
-		{reqSet(s, "/e", "y", 0), wantErr(mwzookeeper.ErrBadVersion)},
+		{reqSet(s, "/e", "y", 0), wantErr(wantBadVersion)},
 		{reqCreate(s, "/e/k", "", pers), wantName("/e/k")},
-		{reqDelete(s, "/e", -1), wantErr(mwzookeeper.ErrNotEmpty)},
+		{reqDelete(s, "/e", -1), wantErr(wantNotEmpty)},
 		{reqCreate(s, "/eph", "", eph), wantName("/eph")},
-		{reqCreate(s, "/eph/x", "", pers), wantErr(mwzookeeper.ErrNoChildrenForEphemerals)},
-		{reqCreate(s, "/eph/y", "", eph), wantErr(mwzookeeper.ErrNoChildrenForEphemerals)},
+		{reqCreate(s, "/eph/x", "", pers), wantErr(wantNoChildrenForEphemerals)},
+		{reqCreate(s, "/eph/y", "", eph), wantErr(wantNoChildrenForEphemerals)},
 	}
 }
 
@@ -220,12 +220,12 @@ func testDecidedAtApply(c *T) {
 		p := fmt.Sprintf("/race%d", k)
 		a, b := reqCreate(sa, p, "a", pers), reqCreate(sb, p, "b", pers)
 		ra, rb := x.conflict(1, a, b)
-		c.oneWins(a, b, ra, rb, mwzookeeper.ErrNodeExists)
+		c.oneWins(a, b, ra, rb, wantNodeExists)
 		a, b = reqSet(sa, p, "a1", 0), reqSet(sb, p, "b1", 0)
 		ra, rb = x.conflict(1, a, b)
-		c.oneWins(a, b, ra, rb, mwzookeeper.ErrBadVersion)
+		c.oneWins(a, b, ra, rb, wantBadVersion)
 		a, b = reqDelete(sa, p, 1), reqDelete(sb, p, 1)
 		ra, rb = x.conflict(1, a, b)
-		c.oneWins(a, b, ra, rb, mwzookeeper.ErrNoNode)
+		c.oneWins(a, b, ra, rb, wantNoNode)
 	}
 }

@@ -80,7 +80,7 @@ func testSameState(c *T) {
 // isTreeError says whether err is one a write of the random mix may
 // rightly get.
 func isTreeError(err error) bool {
-	for _, e := range []error{mwzookeeper.ErrNoNode, mwzookeeper.ErrNodeExists, mwzookeeper.ErrBadVersion, mwzookeeper.ErrNotEmpty} {
+	for _, e := range []error{wantNoNode, wantNodeExists, wantBadVersion, wantNotEmpty} {
 		if sameCode(err, e) {
 			return true
 		}
@@ -182,7 +182,7 @@ func testReadYourWrites(c *T) {
 		switch {
 		case !ck.read && r.Err != nil:
 			c.failf(on(ck.req, ck.i)+" (pipelined)", "success", describe(ck.req, r.Response))
-		case ck.read && ck.data == "" && !sameCode(r.Err, mwzookeeper.ErrNoNode):
+		case ck.read && ck.data == "" && !sameCode(r.Err, wantNoNode):
 			c.failf(on(ck.req, ck.i)+" right after the session's own delete (pipelined)", "error NoNode", describe(ck.req, r.Response))
 		case ck.read && ck.data != "" && (r.Err != nil || string(r.Data) != ck.data):
 			c.failf(on(ck.req, ck.i)+" right after the session's own write (pipelined)", fmt.Sprintf("data %q", ck.data), describe(ck.req, r.Response))
@@ -290,7 +290,7 @@ func testLeaderLoss(c *T) {
 		switch {
 		case r.Err == nil:
 			acked = append(acked, reqs[k].Path)
-		case sameCode(r.Err, mwzookeeper.ErrConnectionLoss):
+		case sameCode(r.Err, wantConnectionLoss):
 			lost++
 		default:
 			c.failf(on(reqs[k], f)+" in flight while the leader stopped", "success or error ConnectionLoss", describe(reqs[k], r.Response))

@@ -7,7 +7,6 @@ import (
 
 	"zablab/internal/svctest"
 	"zablab/internal/wait"
-	"zablab/mwzookeeper"
 )
 
 // A5.3: ephemeral nodes on three replicas.
@@ -118,13 +117,13 @@ func (x *ens) untilGone(paths []string, keep string, d time.Duration, why string
 			for _, p := range paths {
 				req := reqExists(x.reader(i), p)
 				r := x.do(i, req)
-				if sameCode(r.Err, mwzookeeper.ErrConnectionLoss) {
+				if sameCode(r.Err, wantConnectionLoss) {
 					// The replica looks for a leader (on a loaded machine a
 					// liveness check can start an election): look again.
 					all = false
 					continue
 				}
-				if r.Err != nil && !sameCode(r.Err, mwzookeeper.ErrNoNode) {
+				if r.Err != nil && !sameCode(r.Err, wantNoNode) {
 					c.failf(on(req, i), "the node's stat or error NoNode", describe(req, r))
 				}
 				now := sample{i, r.Zxid, r.Err == nil}

@@ -58,7 +58,7 @@ func sequentialScript(s int64) []step {
 		{reqChildren(s, "/q"), wantChildren("0000000004", "item-0000000000", "item-0000000001", "item-0000000003", "lock-0000000005", "x")},
 		{reqGet(s, "/q/item-0000000001"), wantData("b", 0)},
 		{reqCreate(s, "/q/item-0000000007", "", pers), wantName("/q/item-0000000007")},
-		{reqCreate(s, "/q/item-", "", seq), wantErr(mwzookeeper.ErrNodeExists)},
+		{reqCreate(s, "/q/item-", "", seq), wantErr(wantNodeExists)},
 	}
 }
 

@@ -92,7 +92,7 @@ func testDataWatch(c *T) {
 
 func testExistsWatch(c *T) {
 	x, w, wr := c.watchEnsemble()
-	x.expectErr(watcherReplica, withWatch(reqExists(w, "/w2")), mwzookeeper.ErrNoNode)
+	x.expectErr(watcherReplica, withWatch(reqExists(w, "/w2")), wantNoNode)
 	x.create(writerReplica, wr, "/w2", "", pers)
 	x.expectEvents(watcherReplica, w, "after exists /w2 (watch, no such node) and a create /w2 on another replica",
 		ev(mwzookeeper.EventNodeCreated, "/w2"))

@@ -76,7 +76,7 @@ func (x *ens) failingMulti(i int, req *mwzookeeper.Request, failed int, want err
 		case k == failed:
 			ok = sameCode(res.Err, want)
 		default:
-			ok = sameCode(res.Err, mwzookeeper.ErrRuntimeInconsistency)
+			ok = sameCode(res.Err, wantRuntimeInconsistency)
 		}
 	}
 	if !ok {
@@ -99,9 +99,9 @@ func testAllOrNothing(c *T) {
 	s := x.reader(2)
 	x.create(2, s, "/m2", "", pers)
 	x.failingMulti(2, reqMulti(s, opCreate("/m3", ""), opCreate("/m2/x", ""), opSet("/m2", "y", 7), opCreate("/m4", "")),
-		2, mwzookeeper.ErrBadVersion)
+		2, wantBadVersion)
 	x.failingMulti(3, reqMulti(x.reader(3), opCreate("/m5", ""), opSet("/m2", "z", -1), opCheck("/nope", -1)),
-		2, mwzookeeper.ErrNoNode)
+		2, wantNoNode)
 	x.failingMulti(1, reqMulti(x.reader(1), opDelete("/m2", -1), opCreate("/m2", ""), opCreate("/m2", "")),
-		2, mwzookeeper.ErrNodeExists)
+		2, wantNodeExists)
 }

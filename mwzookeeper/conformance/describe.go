@@ -96,17 +96,17 @@ func resultsText(rs []mwzookeeper.OpResult) string {
 
 // codeNames are ZooKeeper's names of the codes the suite expects.
 var codeNames = map[mwzookeeper.Code]string{
-	0: "OK",
-	mwzookeeper.CodeOf(mwzookeeper.ErrNoNode):                  "NoNode",
-	mwzookeeper.CodeOf(mwzookeeper.ErrNodeExists):              "NodeExists",
-	mwzookeeper.CodeOf(mwzookeeper.ErrBadVersion):              "BadVersion",
-	mwzookeeper.CodeOf(mwzookeeper.ErrNotEmpty):                "NotEmpty",
-	mwzookeeper.CodeOf(mwzookeeper.ErrBadArguments):            "BadArguments",
-	mwzookeeper.CodeOf(mwzookeeper.ErrConnectionLoss):          "ConnectionLoss",
-	mwzookeeper.CodeOf(mwzookeeper.ErrNoChildrenForEphemerals): "NoChildrenForEphemerals",
-	mwzookeeper.CodeOf(mwzookeeper.ErrRuntimeInconsistency):    "RuntimeInconsistency",
-	mwzookeeper.CodeOf(mwzookeeper.ErrSessionExpired):          "SessionExpired",
-	mwzookeeper.CodeOf(mwzookeeper.ErrUnimplemented):           "Unimplemented",
+	0:                                               "OK",
+	mwzookeeper.CodeOf(wantNoNode):                  "NoNode",
+	mwzookeeper.CodeOf(wantNodeExists):              "NodeExists",
+	mwzookeeper.CodeOf(wantBadVersion):              "BadVersion",
+	mwzookeeper.CodeOf(wantNotEmpty):                "NotEmpty",
+	mwzookeeper.CodeOf(wantBadArguments):            "BadArguments",
+	mwzookeeper.CodeOf(wantConnectionLoss):          "ConnectionLoss",
+	mwzookeeper.CodeOf(wantNoChildrenForEphemerals): "NoChildrenForEphemerals",
+	mwzookeeper.CodeOf(wantRuntimeInconsistency):    "RuntimeInconsistency",
+	mwzookeeper.CodeOf(wantSessionExpired):          "SessionExpired",
+	mwzookeeper.CodeOf(wantUnimplemented):           "Unimplemented",
 }
 
 // codeText names err by its ZooKeeper code: "NoNode (-101)".

@@ -125,7 +125,7 @@ func (x *ens) submit(i int, req *mwzookeeper.Request, hook func(*mwzookeeper.Res
 	job := func() {
 		s := x.e.Service(i)
 		if s == nil {
-			ch <- reply{&mwzookeeper.Response{Err: fmt.Errorf("%w: replica %d is stopped", mwzookeeper.ErrConnectionLoss, i)}, x.seq.Add(1)}
+			ch <- reply{&mwzookeeper.Response{Err: fmt.Errorf("%w: replica %d is stopped", wantConnectionLoss, i)}, x.seq.Add(1)}
 			return
 		}
 		var once sync.Once

@@ -104,7 +104,7 @@ func (x *ens) exists(i int, s int64, path string) (mwzookeeper.MWStat, bool) {
 	switch {
 	case r.Err == nil:
 		return r.Stat, true
-	case sameCode(r.Err, mwzookeeper.ErrNoNode):
+	case sameCode(r.Err, wantNoNode):
 		return mwzookeeper.MWStat{}, false
 	}
 	x.c.failf(on(req, i), "the node's stat or error NoNode", describe(req, r))
@@ -138,7 +138,7 @@ func (x *ens) settle(i int, s int64) {
 	req := reqSync(s)
 	wait.For(x.c.T, fmt.Sprintf("%s: sync on replica %d to succeed after a fault", x.c.part.ID, i), startEnsemble, func() bool {
 		r := x.do(i, req)
-		if r.Err != nil && !sameCode(r.Err, mwzookeeper.ErrConnectionLoss) {
+		if r.Err != nil && !sameCode(r.Err, wantConnectionLoss) {
 			x.c.failf(on(req, i), "success", describe(req, r))
 		}
 		return r.Err == nil

@@ -162,7 +162,7 @@ func testThroughServer(c *T) {
 	if name != "/srv" {
 		c.failf(`client Create("/srv", "x")`, `the created name "/srv"`, fmt.Sprintf("%q", name))
 	}
-	c.call(`Create("/srv", "x") again`, mwzookeeper.ErrNodeExists, func() error { _, err := z.Create("/srv", nil, false); return err })
+	c.call(`Create("/srv", "x") again`, wantNodeExists, func() error { _, err := z.Create("/srv", nil, false); return err })
 	c.call(`Create("/srv/a", "")`, nil, func() error { _, err := z.Create("/srv/a", nil, false); return err })
 	var st mwzookeeper.MWStat
 	var data []byte
@@ -174,13 +174,13 @@ func testThroughServer(c *T) {
 	if st.Version != 1 {
 		c.failf(`client SetData("/srv", "y", 0)`, "a stat with version 1", "stat "+statText(st))
 	}
-	c.call(`SetData("/srv", "z", 0)`, mwzookeeper.ErrBadVersion, func() error { _, err := z.SetData("/srv", nil, 0); return err })
+	c.call(`SetData("/srv", "z", 0)`, wantBadVersion, func() error { _, err := z.SetData("/srv", nil, 0); return err })
 	var kids []string
 	c.call(`GetChildren("/srv")`, nil, func() (err error) { kids, err = z.GetChildren("/srv"); return })
 	if len(kids) != 1 || kids[0] != "a" {
 		c.failf(`client GetChildren("/srv")`, `children ["a"]`, fmt.Sprintf("children %q", kids))
 	}
-	c.call(`Delete("/srv", -1)`, mwzookeeper.ErrNotEmpty, func() error { return z.Delete("/srv", -1) })
+	c.call(`Delete("/srv", -1)`, wantNotEmpty, func() error { return z.Delete("/srv", -1) })
 	c.call(`Delete("/srv/a", -1)`, nil, func() error { return z.Delete("/srv/a", -1) })
 	c.call(`Delete("/srv", 1)`, nil, func() error { return z.Delete("/srv", 1) })
 	var ok bool
@@ -199,7 +199,7 @@ func (c *T) readOrLost(op string, f func() error) bool {
 	lost := false
 	c.call(op, nil, func() error {
 		err := f()
-		lost = sameCode(err, mwzookeeper.ErrConnectionLoss)
+		lost = sameCode(err, wantConnectionLoss)
 		if lost {
 			return nil
 		}
