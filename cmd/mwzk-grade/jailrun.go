@@ -16,13 +16,14 @@ import (
 // (gone with it), so the only host folder it writes is a fresh pictures
 // folder, watched while it runs and emptied into the real one after.
 const (
-	jailTmp          = "/sandbox-tmp" // the run's TMPDIR inside the sandbox
-	jailTmpBytes     = 1 << 30        // its tmpfs; memory is taken only as used
-	jailPicturesMax  = 256 << 20      // the run is stopped when its pictures folder grows past this
-	jailPageMax      = 16 << 20       // a page larger than this is not kept
-	jailPagesMax     = 64 << 20       // nor pages beyond this in all
-	jailWatchPeriod  = 250 * time.Millisecond
-	jailPictureGlobs = "*/*.html" // the suite's pages: <test's folder>/<page>.html
+	jailTmp           = "/sandbox-tmp" // the run's TMPDIR inside the sandbox
+	jailTmpBytes      = 1 << 30        // its tmpfs; memory is taken only as used
+	jailPicturesMax   = 256 << 20      // the run is stopped when its pictures folder grows past this
+	jailPicturesFiles = 10000          // or holds more files than this (inodes)
+	jailPageMax       = 16 << 20       // a page larger than this is not kept
+	jailPagesMax      = 64 << 20       // nor pages beyond this in all
+	jailWatchPeriod   = 250 * time.Millisecond
+	jailPictureGlobs  = "*/*.html" // the suite's pages: <test's folder>/<page>.html
 )
 
 // jailRun is one sandboxed run of the suite: its command and the folders
@@ -88,7 +89,7 @@ func (jr *jailRun) watch(ctx context.Context) {
 			return
 		case <-tick.C:
 		}
-		if treeBytes(jr.pictures) > jailPicturesMax {
+		if n, files := treeBytes(jr.pictures); n > jailPicturesMax || files > jailPicturesFiles {
 			jr.mu.Lock()
 			jr.grew = true
 			jr.mu.Unlock()
@@ -112,7 +113,7 @@ func (jr *jailRun) finish() []string {
 	var problems []string
 	jr.mu.Lock()
 	if jr.grew {
-		problems = append(problems, fmt.Sprintf("the run was stopped: its pictures folder grew past %d MiB", jailPicturesMax>>20))
+		problems = append(problems, fmt.Sprintf("the run was stopped: its pictures folder grew past %d MiB or %d files", jailPicturesMax>>20, jailPicturesFiles))
 	}
 	jr.mu.Unlock()
 	if jr.pictures != "" {
@@ -135,8 +136,8 @@ func keepPages(src, dst string) []string {
 			continue
 		}
 		rel, _ := filepath.Rel(src, p)
-		if strings.HasPrefix(filepath.Base(filepath.Dir(p)), ".") {
-			continue
+		if di, err := os.Lstat(filepath.Dir(p)); err != nil || !di.IsDir() || strings.HasPrefix(di.Name(), ".") {
+			continue // a link to a folder elsewhere, or a hidden one
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -162,18 +163,18 @@ func keepPages(src, dst string) []string {
 	return nil
 }
 
-// treeBytes is the size of the files under dir.
-func treeBytes(dir string) int64 {
-	var n int64
+// treeBytes is the size and number of the files under dir.
+func treeBytes(dir string) (n int64, files int) {
 	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
+			files++
 			if fi, err := d.Info(); err == nil {
 				n += fi.Size()
 			}
 		}
 		return nil
 	})
-	return n
+	return n, files
 }
 
 // jailEnv is what of the grader's environment a sandboxed suite gets: the

@@ -10,8 +10,8 @@ import (
 // TestOnlyTheSuitesPagesLeaveTheSandbox: of what a sandboxed run left in
 // its pictures folder, only <test folder>/<page>.html regular files reach
 // the real pictures folder; a Go file (which a later go test ./... in the
-// instructor's module would run), a link and anything elsewhere are
-// dropped and counted.
+// instructor's module would run), a link, a page in a linked folder and
+// anything elsewhere are dropped and counted.
 func TestOnlyTheSuitesPagesLeaveTheSandbox(t *testing.T) {
 	src, dst := t.TempDir(), filepath.Join(t.TempDir(), "pictures")
 	write := func(rel, text string) {
@@ -28,6 +28,13 @@ func TestOnlyTheSuitesPagesLeaveTheSandbox(t *testing.T) {
 	if err := os.Symlink("/etc/passwd", filepath.Join(src, "TestConformance_A5.2_Linearizable", "link.html")); err != nil {
 		t.Fatal(err)
 	}
+	elsewhere := t.TempDir()
+	if err := os.WriteFile(filepath.Join(elsewhere, "report.html"), []byte("another's"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(src, "linked")); err != nil {
+		t.Fatal(err)
+	}
 	problems := keepPages(src, dst)
 	var got []string
 	filepath.WalkDir(dst, func(p string, d os.DirEntry, err error) error {
@@ -40,8 +47,8 @@ func TestOnlyTheSuitesPagesLeaveTheSandbox(t *testing.T) {
 	if want := filepath.Join("TestConformance_A5.2_Linearizable", "history.html"); len(got) != 1 || got[0] != want {
 		t.Errorf("kept %q, want only %s", got, want)
 	}
-	if len(problems) != 1 || !strings.HasPrefix(problems[0], "4 file(s)") {
-		t.Errorf("problems %q, want one counting the 4 files dropped", problems)
+	if len(problems) != 1 || !strings.HasPrefix(problems[0], "5 file(s)") {
+		t.Errorf("problems %q, want one counting the 5 entries dropped (the folder link among them)", problems)
 	}
 }
 
