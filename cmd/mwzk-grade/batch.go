@@ -179,7 +179,8 @@ func refusedReport(root string, o options, it *batchItem, err error) *Report {
 func upToDate(root string, o options, dir string, sub *submission) (*Report, bool) {
 	old, err := readJSON(filepath.Join(dir, "grade.json"))
 	if err != nil || old.SHA256 != sub.sha256() || old.Repeat != o.repeat || old.Part != o.part ||
-		old.Extra != o.extra || old.Status == "error" || old.GraderTree == "" {
+		old.Extra != o.extra || old.Status == "error" || old.GraderTree == "" || old.Unconfined && !o.noSandbox {
+		// An unconfined grade is graded again once a sandbox can be had.
 		return nil, false
 	}
 	h, err := graderTreeHash(root, o.extra)

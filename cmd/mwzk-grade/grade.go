@@ -136,6 +136,7 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 	if err != nil {
 		return err
 	}
+	rep.Unconfined = !jailed
 	var runs []*run
 	for k := range o.repeat {
 		if o.repeat > 1 {

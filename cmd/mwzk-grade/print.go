@@ -63,6 +63,9 @@ func printReport(w io.Writer, rep *Report) {
 		}
 	}
 	fmt.Fprintf(w, "\nGraded files (%s) sha256 %s; grader %s; %s; %s\n", rep.GradedDir(), rep.SHA256, rep.Grader, rep.GoVersion, rep.Date)
+	if rep.Unconfined {
+		fmt.Fprintln(w, "Graded without a sandbox: the code ran with the grader's rights.")
+	}
 }
 
 func printFailures(w io.Writer, rep *Report) {

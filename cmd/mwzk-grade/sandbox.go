@@ -92,7 +92,7 @@ func sandboxPolicy(o *options, warn func(string)) (bool, error) {
 	if (o.submission != "" || o.submissions != "") && !testsUnconfined {
 		return false, fmt.Errorf("%w (%v): its code would run with your rights, reading and writing your files; "+
 			"grade on Linux with user namespaces allowed (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu "+
-			"kernel.apparmor_restrict_unprivileged_userns=0), or take the risk with --no-sandbox", errNoSandbox, err)
+			"kernel.apparmor_restrict_unprivileged_userns=0), or take the risk with --no-sandbox (make: NO_SANDBOX=1)", errNoSandbox, err)
 	}
 	if warn != nil {
 		warn(fmt.Sprintf("note: no sandbox on this machine (%v): the graded code runs with your rights", err))

@@ -65,6 +65,9 @@ func TestSandboxKeepsGradedCodeIn(t *testing.T) {
 			if !strings.Contains(problems, "ESCAPE-PROBE") {
 				t.Fatalf("the probe's panic is not in the report: %q", rep.Problems)
 			}
+			if rep.Unconfined != c.noSandbox {
+				t.Errorf("report says unconfined %v, want %v", rep.Unconfined, c.noSandbox)
+			}
 			_, statErr := os.Stat(target)
 			wrote, read := statErr == nil, strings.Contains(problems, "token=s3cr3t-4711")
 			if wrote != c.noSandbox || read != c.noSandbox {
@@ -97,5 +100,38 @@ func TestSandboxPolicy(t *testing.T) {
 	sandboxCheck = func() error { return nil }
 	if jailed, err := sandboxPolicy(&options{submission: "ada.tar.gz"}, note); !jailed || err != nil {
 		t.Errorf("with a sandbox: jailed %v, err %v; want jailed", jailed, err)
+	}
+}
+
+// TestUnconfinedGradeIsGradedAgain: a batch's grade made with --no-sandbox
+// is not reused by a later run with the sandbox, and says so in its report.
+func TestUnconfinedGradeIsGradedAgain(t *testing.T) {
+	root := testRoot(t, false)
+	dir, out := t.TempDir(), t.TempDir()
+	writeTree(t, dir, inFolder("", folderFiles(t, root, "assignments/aufgabe5")))
+	sub, err := loadSubmission(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := graderTreeHash(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := options{repeat: 1, part: "A5.1"}
+	rep := &Report{SHA256: sub.sha256(), Repeat: 1, Part: "A5.1", GraderTree: tree, Status: "graded", Unconfined: true}
+	if err := writeJSON(rep, filepath.Join(out, "grade.json")); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := upToDate(root, o, out, sub); ok {
+		t.Errorf("an unconfined grade counts as up to date for a sandboxed run")
+	}
+	o.noSandbox = true
+	if _, ok := upToDate(root, o, out, sub); !ok {
+		t.Errorf("an unconfined grade is not up to date for another --no-sandbox run")
+	}
+	var text strings.Builder
+	printReport(&text, rep)
+	if !strings.Contains(text.String(), "Graded without a sandbox") {
+		t.Errorf("the report does not say it was graded without a sandbox:\n%s", text.String())
 	}
 }

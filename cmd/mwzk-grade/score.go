@@ -34,6 +34,9 @@ type Report struct {
 	Part   string             `json:"part,omitempty"` // only this part was graded
 	Repeat int                `json:"repeat"`
 	Seeds  []map[string]int64 `json:"seeds,omitempty"` // per run, per randomized test
+	// Unconfined: the code ran without the sandbox (--no-sandbox, or one's
+	// own checkout where none can be made).
+	Unconfined bool `json:"unconfined,omitempty"`
 
 	Required Score       `json:"required"` // A5.1-A5.4
 	Bonus    Score       `json:"bonus"`    // the optional parts
