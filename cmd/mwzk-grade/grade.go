@@ -81,6 +81,7 @@ func gradeSubmission(ctx context.Context, root string, o options, sub *submissio
 	for n := range sub.Files {
 		rep.Files = append(rep.Files, n)
 	}
+	slices.Sort(rep.Files) // two gradings' grade.json compare line by line
 	defer func() { rep.Seconds = time.Since(start).Round(10 * time.Millisecond).Seconds() }()
 	if rep.GraderTree, err = graderTreeHash(root, o.extra); err != nil {
 		return nil, fmt.Errorf("hash the grader's files in %s: %w", root, err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -64,6 +65,9 @@ func TestSandboxKeepsGradedCodeIn(t *testing.T) {
 			problems := strings.Join(rep.Problems, "\n")
 			if !strings.Contains(problems, "ESCAPE-PROBE") {
 				t.Fatalf("the probe's panic is not in the report: %q", rep.Problems)
+			}
+			if !slices.IsSorted(rep.Files) || len(rep.Files) < 2 {
+				t.Errorf("grade.json's files are not sorted: %q", rep.Files)
 			}
 			if rep.Unconfined != c.noSandbox {
 				t.Errorf("report says unconfined %v, want %v", rep.Unconfined, c.noSandbox)
