@@ -181,9 +181,9 @@ func gitCommit(dir string, r *cleanRepo, ref string) (string, error) {
 
 // gitEntries reads the commit's tree through git archive, so the
 // repository's working files (and its hooks and configuration) play no
-// part. The archive is
-// read as it comes, under tarEntries' limits, and git is killed at the
-// first refusal: a 2 GiB blob read whole took 8.4 GB before its refusal.
+// part. The archive is read as it comes, under tarEntries' limits, and git
+// is killed at the first refusal: a 2 GiB blob read whole took 8.4 GB
+// before its refusal.
 func gitEntries(dir string, r *cleanRepo, commit string) ([]entry, error) {
 	cmd := r.git("archive", "--format=tar", commit)
 	stderr := &headTail{head: 64 << 10, tail: 4 << 10}

@@ -8,7 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -34,8 +34,7 @@ type jailRun struct {
 	pictures string // the sandbox's pictures folder on the host ("" for none)
 	final    string // where the pages go after the run
 	stop     context.CancelFunc
-	mu       sync.Mutex
-	grew     bool // the watch stopped the run
+	grew     atomic.Bool // the watch stopped the run
 	watched  chan struct{}
 }
 
@@ -90,9 +89,7 @@ func (jr *jailRun) watch(ctx context.Context) {
 		case <-tick.C:
 		}
 		if n, files := treeBytes(jr.pictures); n > jailPicturesMax || files > jailPicturesFiles {
-			jr.mu.Lock()
-			jr.grew = true
-			jr.mu.Unlock()
+			jr.grew.Store(true)
 			jr.stop()
 			return
 		}
@@ -111,11 +108,9 @@ func (jr *jailRun) finish() []string {
 		<-jr.watched
 	}
 	var problems []string
-	jr.mu.Lock()
-	if jr.grew {
+	if jr.grew.Load() {
 		problems = append(problems, fmt.Sprintf("the run was stopped: its pictures folder grew past %d MiB or %d files", jailPicturesMax>>20, jailPicturesFiles))
 	}
-	jr.mu.Unlock()
 	if jr.pictures != "" {
 		problems = append(problems, keepPages(jr.pictures, jr.final)...)
 		os.RemoveAll(jr.pictures)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"sync"
 )
 
@@ -50,6 +51,10 @@ type jail struct {
 // JSON, then the command. It returns only on failure (125, go test's "could
 // not run"); else it has become the command.
 func sandboxMain(args []string) int {
+	// The bounding set, the capabilities and no_new_privs belong to one
+	// thread, and execve takes the calling thread's: all of it must happen
+	// on the same one.
+	runtime.LockOSThread()
 	var j jail
 	if len(args) < 1 || json.Unmarshal([]byte(args[0]), &j) != nil || !j.Probe && len(args) < 2 {
 		fmt.Fprintln(os.Stderr, "mwzk-grade: sandbox: bad arguments (this mode is the grader's own)")
