@@ -14,11 +14,25 @@ import (
 // handin/, and returns the compiler's message as the report has it.
 func compileHandIn(t *testing.T, change func(map[string]string)) string {
 	t.Helper()
-	root := testRoot(t, false)
-	files := folderFiles(t, root, "assignments/aufgabe5")
+	files := folderFiles(t, testRoot(t, false), "assignments/aufgabe5")
 	change(files)
+	tr, sub := handInTree(t, inFolder("handin", files))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	_, err := compileSuite(ctx, tr, sub)
+	if err == nil {
+		t.Fatal("the changed stubs compiled; the test needs a compile error")
+	}
+	return err.Error()
+}
+
+// handInTree is the grading copy of the hand-in files (paths in the
+// hand-in), removed when the test ends.
+func handInTree(t *testing.T, files map[string]string) (*tree, *submission) {
+	t.Helper()
+	root := testRoot(t, false)
 	dir := t.TempDir()
-	writeTree(t, dir, inFolder("handin", files))
+	writeTree(t, dir, files)
 	sub, err := loadSubmission(dir, "")
 	if err != nil {
 		t.Fatal(err)
@@ -27,13 +41,8 @@ func compileHandIn(t *testing.T, change func(map[string]string)) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tr.remove()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	if _, err = compileSuite(ctx, tr, sub); err == nil {
-		t.Fatal("the changed stubs compiled; the test needs a compile error")
-	}
-	return err.Error()
+	t.Cleanup(tr.remove)
+	return tr, sub
 }
 
 // TestCompileErrorsNameEveryGradedFileInTheHandIn: a redeclaration names
@@ -78,22 +87,11 @@ func TestCompileErrorsKeepTheGradersFiles(t *testing.T) {
 // student deleted it from their own checkout) compiles to no binary at all;
 // the grader says which file is missing instead of failing to start one.
 func TestMissingSuiteFileIsNamed(t *testing.T) {
-	root := testRoot(t, false)
-	dir := t.TempDir()
-	writeTree(t, dir, inFolder("", folderFiles(t, root, "assignments/aufgabe5")))
-	sub, err := loadSubmission(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := buildTree(root, sub, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.remove()
+	tr, sub := handInTree(t, inFolder("", folderFiles(t, testRoot(t, false), "assignments/aufgabe5")))
 	if err := os.Remove(filepath.Join(tr.dir, gradedDir, graderTestFile)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = compileSuite(context.Background(), tr, sub)
+	_, err := compileSuite(context.Background(), tr, sub)
 	if !errors.Is(err, errNoSuite) || !strings.Contains(err.Error(), gradedDir+graderTestFile) {
 		t.Fatalf("compileSuite without %s: %v; want errNoSuite naming the file", graderTestFile, err)
 	}
