@@ -98,14 +98,18 @@ func Connect(servers []string, sessionTimeout time.Duration, opts ...Option) (*M
 }
 
 // dialer is go-zk's TCP connect, noting each failure for Connect's error
-// and for f (WithDialErrors).
+// and, until the first session, for f (WithDialErrors).
 func (z *MWZooKeeper) dialer(f func(addr string, err error)) zk.Dialer {
 	return func(network, addr string, timeout time.Duration) (net.Conn, error) {
 		c, err := net.DialTimeout(network, addr, timeout)
 		if err != nil {
 			z.dialErr.Store(err.Error())
-			if f != nil {
-				f(addr, err)
+			select {
+			case <-z.established: // a reconnect: the state callback tells
+			default:
+				if f != nil {
+					f(addr, err)
+				}
 			}
 		}
 		return c, err

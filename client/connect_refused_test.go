@@ -1,12 +1,20 @@
 package client_test
 
 import (
+	"io"
 	"net"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/sirupsen/logrus"
+
 	"zablab/client"
+	"zablab/client/internal/zktest"
+	"zablab/internal/wait"
 )
 
 // TestConnectSaysWhetherAServerAnswered: a connect that gets no session
@@ -45,4 +53,51 @@ func TestConnectSaysWhetherAServerAnswered(t *testing.T) {
 			t.Errorf("Connect(%s) = %v, want an error saying %q", addr, err, want)
 		}
 	}
+}
+
+// TestDialErrorsOnlyWhileConnecting: WithDialErrors reports failed connects
+// while Connect waits for the first session, not the reconnects after it
+// (the state callback tells of those; a shell would say "trying again for
+// up to 10s" long after its connect).
+func TestDialErrorsOnlyWhileConnecting(t *testing.T) {
+	px := newProxy(t, zktest.Shared(t).Addrs[0])
+	var reported atomic.Int32
+	logs := &lineHook{}
+	l := logrus.New()
+	l.SetLevel(logrus.DebugLevel)
+	l.SetOutput(io.Discard)
+	l.AddHook(logs)
+	z, err := client.Connect([]string{px.addr()}, 10*time.Second, client.WithLogger(l),
+		client.WithDialErrors(func(string, error) { reported.Add(1) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	px.ln.Close() // later connects are refused
+	px.cut(true)
+	wait.For(t, "a failed reconnect in go-zk's log", 10*time.Second, func() bool { return logs.has("failed to connect to") })
+	if n := reported.Load(); n != 0 {
+		t.Errorf("WithDialErrors reported %d failed reconnects after the session was up", n)
+	}
+}
+
+// lineHook keeps the messages of the log lines it sees.
+type lineHook struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (h *lineHook) Levels() []logrus.Level { return logrus.AllLevels }
+
+func (h *lineHook) Fire(e *logrus.Entry) error {
+	h.mu.Lock()
+	h.lines = append(h.lines, e.Message)
+	h.mu.Unlock()
+	return nil
+}
+
+func (h *lineHook) has(sub string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.ContainsFunc(h.lines, func(l string) bool { return strings.Contains(l, sub) })
 }

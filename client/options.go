@@ -46,10 +46,11 @@ func WithStateCallback(f func(State)) Option {
 	return func(o *options) { o.onState = f }
 }
 
-// WithDialErrors calls f with every server address whose TCP connect
-// failed (refused, unreachable, timed out), from the connection's
-// goroutine, so a program can say at once that nothing listens there
-// while Connect goes on trying until its timeout. f must not block.
+// WithDialErrors calls f, while Connect waits for the first session, with
+// every server address whose TCP connect failed (refused, unreachable,
+// timed out), from the connection's goroutine, so a program can say at
+// once that nothing listens there while Connect goes on trying until its
+// timeout. Later reconnects show in the state callback. f must not block.
 func WithDialErrors(f func(addr string, err error)) Option {
 	return func(o *options) { o.onDialError = f }
 }
