@@ -102,7 +102,12 @@ func newCleanRepo(dir, gd string) (*cleanRepo, error) {
 	if abs, err := filepath.Abs(r.objects); err == nil {
 		r.objects = abs
 	}
-	if out, err := exec.Command("git", "init", "--quiet", "--bare", tmp).CombinedOutput(); err != nil {
+	format, err := repoFormat(dir, gd)
+	if err != nil {
+		r.remove()
+		return nil, err
+	}
+	if out, err := exec.Command("git", "init", "--quiet", "--bare", "--object-format="+format, tmp).CombinedOutput(); err != nil {
 		r.remove()
 		return nil, fmt.Errorf("submission %s: git init: %v: %s", dir, err, out)
 	}
@@ -130,6 +135,27 @@ func newCleanRepo(dir, gd string) (*cleanRepo, error) {
 		return nil, fmt.Errorf("submission %s: copy its refs: %w", dir, err)
 	}
 	return r, nil
+}
+
+// repoFormat is the object format (sha1 or sha256) of the hand-in's
+// repository, read from its config as data (git config --file runs
+// nothing): the clean repository must hash alike, whatever the grader's
+// own default (GIT_DEFAULT_HASH, init.defaultObjectFormat). A repository
+// that keeps its refs in another storage than loose files is refused: the
+// refs are copied as files.
+func repoFormat(dir, gd string) (string, error) {
+	get := func(key string) string {
+		out, _ := exec.Command("git", "config", "--file", filepath.Join(gd, "config"), "--get", key).Output()
+		return strings.TrimSpace(string(out))
+	}
+	if rs := get("extensions.refStorage"); rs != "" && rs != "files" {
+		return "", fmt.Errorf("%w: submission %s: its repository keeps refs as %s; hand in one with loose refs (a plain git clone)", errRefused, dir, rs)
+	}
+	format := get("extensions.objectFormat")
+	if format == "" {
+		format = "sha1"
+	}
+	return format, nil
 }
 
 func (r *cleanRepo) remove() {

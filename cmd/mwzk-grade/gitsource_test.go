@@ -195,3 +195,27 @@ func TestFIFOInRepositoryDoesNotHang(t *testing.T) {
 		}
 	}
 }
+
+// TestRepositoriesOfEitherHashAreRead: the clean repository takes the
+// hand-in's object format, so a sha256 repository is read, and a sha1 one
+// too where the grader's git defaults to sha256 (both were refused with
+// "no commit HEAD").
+func TestRepositoriesOfEitherHashAreRead(t *testing.T) {
+	sha256 := filepath.Join(t.TempDir(), "erin")
+	writeTree(t, sha256, map[string]string{gradedDir + "a.go": "package aufgabe5\n"})
+	for _, args := range [][]string{{"init", "-q", "--object-format=sha256"}, {"add", "."}, {"commit", "-q", "-m", "hand-in"}} {
+		cmd := exec.Command("git", append([]string{"-C", sha256, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if sub, err := loadSubmission(sha256, ""); err != nil || len(sub.Files) == 0 {
+		t.Errorf("a sha256 repository: %v, files %v", err, sub)
+	}
+	sha1 := filepath.Join(t.TempDir(), "frank")
+	gitRepo(t, sha1, map[string]string{gradedDir + "a.go": "package aufgabe5\n"})
+	t.Setenv("GIT_DEFAULT_HASH", "sha256")
+	if sub, err := loadSubmission(sha1, ""); err != nil || len(sub.Files) == 0 {
+		t.Errorf("a sha1 repository with GIT_DEFAULT_HASH=sha256: %v, files %v", err, sub)
+	}
+}
