@@ -273,7 +273,11 @@ func writeGradebook(file string, items []batchItem) error {
 }
 
 func gradebookRow(name string, r *Report) []string {
-	row := []string{csvText(name), csvText(r.Status), strconv.Itoa(r.Required.Earned), strconv.Itoa(r.Bonus.Earned)}
+	bonus := "" // a batch of one required part graded no bonus part
+	if r.Bonus.Possible > 0 {
+		bonus = strconv.Itoa(r.Bonus.Earned)
+	}
+	row := []string{csvText(name), csvText(r.Status), strconv.Itoa(r.Required.Earned), bonus}
 	for _, id := range gradebookHeader[4:11] {
 		i := slices.IndexFunc(r.Parts, func(p PartGrade) bool { return p.ID == id })
 		if i < 0 {

@@ -94,6 +94,9 @@ func TestBatchGradesAClass(t *testing.T) {
 		if row == nil || row[1] != w.status || (w.total == "<30" && (row[2] == "30" || row[2] == "")) || (w.total != "<30" && row[2] != w.total) {
 			t.Errorf("%s: gradebook row %q, want status %s and total %s", name, row, w.status, w.total)
 		}
+		if row != nil && row[3] != "" {
+			t.Errorf("%s: bonus %q in a batch of part A5.1, which grades no bonus part; want it empty", name, row[3])
+		}
 		for _, f := range []string{"grade.json", "report.txt", "report.html"} {
 			if _, err := os.Stat(filepath.Join(out, name, f)); err != nil {
 				t.Errorf("%s: %v", name, err)
@@ -108,6 +111,9 @@ func TestBatchGradesAClass(t *testing.T) {
 		if note := book[name][len(book[name])-1]; !strings.Contains(note, want) || (want == "" && note != "") {
 			t.Errorf("%s: gradebook note %q, want one with %q", name, note, want)
 		}
+	}
+	if text := readFile(t, filepath.Join(out, "stubs", "report.txt")); !strings.Contains(text, "make grade-a5.7 (in the hand-in's own checkout") {
+		t.Errorf("a hand-in's report offers make grade-a5.N without saying where it runs:\n%s", text)
 	}
 	// The hanging Start is named, with the test it hung and the tests that never started.
 	text := readFile(t, filepath.Join(out, "hang", "report.txt"))

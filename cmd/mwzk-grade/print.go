@@ -107,7 +107,11 @@ func printFailures(w io.Writer, rep *Report) {
 		fmt.Fprintf(w, "\nEvery test passed.\n")
 		return
 	}
-	fmt.Fprintf(w, "\nOne part's tests with their whole output: make grade-a5.1 ... make grade-a5.7\n")
+	where := ""
+	if rep.Origin != "" {
+		where = " (in the hand-in's own checkout; here they would run this checkout's code)"
+	}
+	fmt.Fprintf(w, "\nOne part's tests with their whole output: make grade-a5.1 ... make grade-a5.7%s\n", where)
 }
 
 // printTests lists every part and test with its points and what it checks.
