@@ -33,6 +33,7 @@ type run struct {
 	other    []string       // output not inside a test: panics, timeouts
 	exitErr  error
 	timedOut bool
+	memCap   int64 // the sandbox's memory cap (0: unconfined), for the report
 
 	kept, otherKept int64 // output kept in tests and in other (capped.go)
 	otherCut        int64 // bytes of other not kept

@@ -18,6 +18,7 @@ import (
 const (
 	jailTmp           = "/sandbox-tmp" // the run's TMPDIR inside the sandbox
 	jailTmpBytes      = 1 << 30        // its tmpfs; memory is taken only as used
+	jailMemoryBytes   = 2 << 30        // the suite's own memory (RLIMIT_DATA), TMPDIR not counted
 	jailPicturesMax   = 256 << 20      // the run is stopped when its pictures folder grows past this
 	jailPicturesFiles = 10000          // or holds more files than this (inodes)
 	jailPageMax       = 16 << 20       // a page larger than this is not kept
@@ -25,6 +26,9 @@ const (
 	jailWatchPeriod   = 250 * time.Millisecond
 	jailPictureGlobs  = "*/*.html" // the suite's pages: <test's folder>/<page>.html
 )
+
+// jailMemory is the memory cap of a sandboxed run: a variable for tests.
+var jailMemory int64 = jailMemoryBytes
 
 // jailRun is one sandboxed run of the suite: its command and the folders
 // it needs on the host.
@@ -57,7 +61,7 @@ func jailedSuite(ctx context.Context, dir, pictures, bin string, args []string) 
 	// Of the grading copy only the package's folder and the binary: the
 	// rest holds the hidden tests' and the reference's sources.
 	j := jail{Root: root, Keep: []string{dir, bin}, Dir: dir, Env: []string{sealEnv},
-		Scratch: jailTmp, ScratchBytes: jailTmpBytes}
+		Scratch: jailTmp, ScratchBytes: jailTmpBytes, MemoryBytes: jailMemory}
 	if pictures != "" {
 		if jr.pictures, err = os.MkdirTemp("", "mwzk-grade-pictures-*"); err != nil {
 			jr.finish()

@@ -81,6 +81,9 @@ func runSuite(ctx context.Context, t *tree, bin string, spec runSpec) (*run, err
 		return nil, err
 	}
 	r.problems = append(r.problems, problems...)
+	if spec.jailed {
+		r.memCap = jailMemory
+	}
 	r.finish(ctx, spec.part)
 	return r, nil
 }

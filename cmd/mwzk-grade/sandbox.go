@@ -41,6 +41,9 @@ type jail struct {
 	// gone with the sandbox (the run's TMPDIR).
 	Scratch      string
 	ScratchBytes int64
+	// MemoryBytes caps the suite's private memory (RLIMIT_DATA; 0 for no
+	// cap): a hand-in's leak ends its own run, not the grader's machine.
+	MemoryBytes int64
 	// Env is added to the command's environment at the last moment: the
 	// result pipe's variable must not reach mwzk-grade's own start, whose
 	// gradeseal init would take the key.
@@ -66,6 +69,10 @@ func sandboxMain(args []string) int {
 	}
 	if j.Probe {
 		return 0
+	}
+	if err := limitMemory(j.MemoryBytes); err != nil {
+		fmt.Fprintf(os.Stderr, "mwzk-grade: sandbox: %v\n", err)
+		return 125
 	}
 	err := execInJail(args[1], args[1:], append(os.Environ(), j.Env...))
 	fmt.Fprintf(os.Stderr, "mwzk-grade: sandbox: run %s: %v\n", args[1], err)

@@ -194,6 +194,22 @@ func dropCapabilities() error {
 	return nil
 }
 
+// limitMemory caps the private writable memory of the process and what it
+// executes (RLIMIT_DATA counts the Go heap's mappings, and no reservation
+// that is not yet used): Go then stops with "fatal error: runtime: out of
+// memory" where the machine's OOM killer would pick some process of the
+// instructor's.
+func limitMemory(n int64) error {
+	if n <= 0 {
+		return nil
+	}
+	lim := unix.Rlimit{Cur: uint64(n), Max: uint64(n)}
+	if err := unix.Setrlimit(unix.RLIMIT_DATA, &lim); err != nil {
+		return fmt.Errorf("limit the memory to %d MiB: %w", n>>20, err)
+	}
+	return nil
+}
+
 // execInJail becomes the command. Of the descriptors it inherits, only 0-4
 // (the standard ones, the key and the result pipe) go along: the grader's
 // own parent may have left others open.

@@ -18,3 +18,5 @@ func probeSandbox() error { return errNotLinux }
 func enterJail(jail) error { return errNotLinux }
 
 func execInJail(string, []string, []string) error { return errNotLinux }
+
+func limitMemory(int64) error { return errNotLinux }

@@ -139,3 +139,43 @@ func TestUnconfinedGradeIsGradedAgain(t *testing.T) {
 		t.Errorf("the report does not say it was graded without a sandbox:\n%s", text.String())
 	}
 }
+
+// memoryProbe is graded code whose init takes memory in 16 MiB slices up to
+// 1.5 GiB and keeps it, then panics: it reaches the panic only where
+// nothing caps its memory. The slices are never written, so even then the
+// machine gives it little real memory.
+const memoryProbe = `package aufgabe5
+
+var hoard [][]byte
+
+func init() {
+	for i := 0; i < 96; i++ {
+		hoard = append(hoard, make([]byte, 16<<20))
+	}
+	panic("MEMORY-PROBE took 1.5 GiB")
+}
+`
+
+// TestSandboxCapsMemory: graded code that takes memory without end is
+// stopped at the sandbox's cap, and the report says so and names the cap.
+func TestSandboxCapsMemory(t *testing.T) {
+	root := testRoot(t, false)
+	if err := sandboxCheck(); err != nil {
+		t.Skipf("no sandbox on this machine (%v)", err)
+	}
+	saved := jailMemory
+	defer func() { jailMemory = saved }()
+	jailMemory = 512 << 20 // the suite itself needs under 128 MiB
+	files := inFolder("", folderFiles(t, root, "assignments/aufgabe5"))
+	files[gradedDir+"hoard.go"] = memoryProbe
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	rep := gradeFolder(t, root, dir, options{part: "A5.1"})
+	problems := strings.Join(rep.Problems, "\n")
+	if strings.Contains(problems, "MEMORY-PROBE") {
+		t.Fatalf("the graded code took 1.5 GiB under a cap of 512 MiB:\n%s", problems)
+	}
+	if !strings.Contains(problems, "ran out of memory") || !strings.Contains(problems, "512 MiB") {
+		t.Errorf("the report does not say the run ran out of its 512 MiB:\n%s", problems)
+	}
+}

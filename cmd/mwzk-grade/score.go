@@ -202,10 +202,18 @@ func otherProblems(r *run) []string {
 		if l == "" || l == "FAIL" || l == "PASS" || strings.HasPrefix(l, "FAIL\t") || strings.HasPrefix(l, "ok  \t") {
 			continue
 		}
+		if r.memCap > 0 && strings.HasPrefix(l, "fatal error:") && strings.Contains(l, "out of memory") {
+			out = append(out, fmt.Sprintf("the run ran out of memory: the sandbox gives the suite and the graded code %d MiB (a leak, or a queue without bound?)", r.memCap>>20))
+		}
 		out = append(out, l)
 		if len(out) == 20 {
 			break
 		}
+	}
+	if len(out) == 0 {
+		// Killed by a signal before it could say anything (a stack overflow
+		// of the runtime, an out-of-memory at start): say at least how.
+		out = append(out, fmt.Sprintf("the suite's process ended without a word: %v", r.exitErr))
 	}
 	return out
 }

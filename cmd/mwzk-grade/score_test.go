@@ -137,3 +137,16 @@ func TestListNamesEveryTestAndRunsNothing(t *testing.T) {
 		t.Errorf("--part a5.2: %v, part %q; want A5.2", err, o.part)
 	}
 }
+
+// TestSilentEndIsReported: a suite killed by a signal before it printed a
+// line still leaves a problem that says how it ended.
+func TestSilentEndIsReported(t *testing.T) {
+	r := &run{exitErr: errors.New("signal: segmentation fault"), other: []string{"", "FAIL"}}
+	got := otherProblems(r)
+	if len(got) != 1 || !strings.Contains(got[0], "segmentation fault") {
+		t.Errorf("problems of a silent end: %q; want one naming the signal", got)
+	}
+	if got := otherProblems(&run{}); len(got) != 0 {
+		t.Errorf("problems of a run that ended well: %q", got)
+	}
+}
