@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 
 	"zablab/mwzookeeper/conformance"
@@ -210,9 +212,11 @@ func otherProblems(r *run) []string {
 			break
 		}
 	}
-	if len(out) == 0 {
-		// Killed by a signal before it could say anything (a stack overflow
-		// of the runtime, an out-of-memory at start): say at least how.
+	var ee *exec.ExitError
+	if len(out) == 0 && errors.As(r.exitErr, &ee) && !ee.Exited() {
+		// Killed by a signal before it could say anything (the runtime's
+		// start out of memory): say at least how. A plain exit status 1
+		// is failing tests, told above.
 		out = append(out, fmt.Sprintf("the suite's process ended without a word: %v", r.exitErr))
 	}
 	return out

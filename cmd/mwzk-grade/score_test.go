@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -141,12 +142,18 @@ func TestListNamesEveryTestAndRunsNothing(t *testing.T) {
 // TestSilentEndIsReported: a suite killed by a signal before it printed a
 // line still leaves a problem that says how it ended.
 func TestSilentEndIsReported(t *testing.T) {
-	r := &run{exitErr: errors.New("signal: segmentation fault"), other: []string{"", "FAIL"}}
-	got := otherProblems(r)
+	killed := exec.Command("sh", "-c", "kill -SEGV $$").Run()
+	failed := exec.Command("sh", "-c", "exit 1").Run()
+	if killed == nil || failed == nil {
+		t.Fatalf("sh: killed %v, failed %v; want both errors", killed, failed)
+	}
+	got := otherProblems(&run{exitErr: killed, other: []string{"", "FAIL"}})
 	if len(got) != 1 || !strings.Contains(got[0], "segmentation fault") {
 		t.Errorf("problems of a silent end: %q; want one naming the signal", got)
 	}
-	if got := otherProblems(&run{}); len(got) != 0 {
-		t.Errorf("problems of a run that ended well: %q", got)
+	for _, r := range []*run{{}, {exitErr: failed, other: []string{"FAIL"}}} {
+		if got := otherProblems(r); len(got) != 0 {
+			t.Errorf("problems of a run that ended well or with failing tests (%v): %q", r.exitErr, got)
+		}
 	}
 }
