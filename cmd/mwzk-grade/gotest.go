@@ -28,9 +28,10 @@ type outcome struct {
 type run struct {
 	tests    map[string]*outcome // go test's events, by "A5.2/ReadYourWrites"
 	sealed   map[string]sealedResult
-	manifest []manifestTest // what the suite said it would run
-	problems []string       // the result channel's complaints: unsigned, missing, extra results
-	other    []string       // output not inside a test: panics, timeouts
+	pages    map[string]string // the pages the suite vouched for: path → sha256 (keepPages)
+	manifest []manifestTest    // what the suite said it would run
+	problems []string          // the result channel's complaints: unsigned, missing, extra results
+	other    []string          // output not inside a test: panics, timeouts
 	exitErr  error
 	timedOut bool
 	memCap   int64 // the sandbox's memory cap (0: unconfined), for the report

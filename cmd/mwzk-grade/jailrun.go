@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"os"
@@ -55,7 +57,7 @@ func jailedSuite(ctx context.Context, dir, pictures, bin string, args []string) 
 	// Execute-only: the binary holds the hidden tests' text, and the
 	// suite (without capabilities) runs it but cannot read it.
 	if err := os.Chmod(bin, 0o111); err != nil {
-		jr.finish()
+		jr.finish(nil)
 		return nil, err
 	}
 	// Of the grading copy only the package's folder and the binary: the
@@ -64,13 +66,13 @@ func jailedSuite(ctx context.Context, dir, pictures, bin string, args []string) 
 		Scratch: jailTmp, ScratchBytes: jailTmpBytes, MemoryBytes: jailMemory}
 	if pictures != "" {
 		if jr.pictures, err = os.MkdirTemp("", "mwzk-grade-pictures-*"); err != nil {
-			jr.finish()
+			jr.finish(nil)
 			return nil, err
 		}
 		j.Write = []string{jr.pictures}
 	}
 	if jr.cmd, err = jailed(ctx, j, bin, args...); err != nil {
-		jr.finish()
+		jr.finish(nil)
 		return nil, err
 	}
 	go jr.watch(ctx)
@@ -103,7 +105,7 @@ func (jr *jailRun) watch(ctx context.Context) {
 // finish ends the watch, moves the suite's pages into the real pictures
 // folder and removes the sandbox's folders; it returns what went wrong,
 // for the report. Safe on a nil jailRun (an unconfined run).
-func (jr *jailRun) finish() []string {
+func (jr *jailRun) finish(vouched map[string]string) []string {
 	if jr == nil {
 		return nil
 	}
@@ -116,7 +118,7 @@ func (jr *jailRun) finish() []string {
 		problems = append(problems, fmt.Sprintf("the run was stopped: its pictures folder grew past %d MiB or %d files", jailPicturesMax>>20, jailPicturesFiles))
 	}
 	if jr.pictures != "" {
-		problems = append(problems, keepPages(jr.pictures, jr.final)...)
+		problems = append(problems, keepPages(jr.pictures, jr.final, vouched)...)
 		os.RemoveAll(jr.pictures)
 	}
 	os.Remove(jr.root)
@@ -124,9 +126,11 @@ func (jr *jailRun) finish() []string {
 }
 
 // keepPages copies the suite's pages (regular files matching
-// jailPictureGlobs, within the size limits) from the sandbox's pictures
-// folder to dst; anything else the run left there is dropped and counted.
-func keepPages(src, dst string) []string {
+// jailPictureGlobs, within the size limits, that the suite vouched for on
+// the signed channel: path relative to src → sha256 of the content) from
+// the sandbox's pictures folder to dst; anything else the run left there
+// is dropped and counted.
+func keepPages(src, dst string, vouched map[string]string) []string {
 	pages, _ := filepath.Glob(filepath.Join(src, jailPictureGlobs))
 	kept, total, dropped := map[string]bool{}, int64(0), 0
 	for _, p := range pages {
@@ -139,8 +143,8 @@ func keepPages(src, dst string) []string {
 			continue // a link to a folder elsewhere, or a hidden one
 		}
 		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
+		if sum := sha256.Sum256(data); err != nil || vouched[filepath.ToSlash(rel)] != hex.EncodeToString(sum[:]) {
+			continue // not the suite's page, or changed after the suite wrote it
 		}
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755); err != nil {
 			return []string{fmt.Sprintf("pictures folder %s: %v", dst, err)}
@@ -157,7 +161,7 @@ func keepPages(src, dst string) []string {
 		return nil
 	})
 	if dropped > 0 {
-		return []string{fmt.Sprintf("%d file(s) in the run's pictures folder were not the suite's pages (or too large): not kept", dropped)}
+		return []string{fmt.Sprintf("%d file(s) in the run's pictures folder were not pages the suite wrote (or too large): not kept", dropped)}
 	}
 	return nil
 }

@@ -31,7 +31,7 @@ func TestSuiteGetsTheSeedAndTheReplayCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer jr.finish()
+	defer jr.finish(nil)
 	for _, want := range []string{"MWZK_SEED=4242", conformance.ReplayEnv + "=make grade IMPL=solution"} {
 		if !slices.Contains(cmd.Env, want) {
 			t.Errorf("the suite's environment lacks %s", want)

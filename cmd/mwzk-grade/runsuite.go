@@ -75,7 +75,11 @@ func runSuite(ctx context.Context, t *tree, bin string, spec runSpec) (*run, err
 	}
 	cmd.ExtraFiles = []*os.File{keyR, resW} // fds 3 and 4
 	r, err := startAndCollect(cmd, t, key, resR)
-	problems := jr.finish() // also when the run failed: the sandbox's folders go
+	var vouched map[string]string
+	if err == nil {
+		vouched = r.pages
+	}
+	problems := jr.finish(vouched) // also when the run failed: the sandbox's folders go
 	if err != nil {
 		resR.Close()
 		return nil, err
@@ -164,7 +168,7 @@ func startAndCollect(cmd *exec.Cmd, t *tree, key []byte, resR *os.File) (*run, e
 		cmd.Wait()
 		return nil, fmt.Errorf("start go tool test2json: %w", err)
 	}
-	r := &run{tests: map[string]*outcome{}, sealed: map[string]sealedResult{}}
+	r := &run{tests: map[string]*outcome{}, sealed: map[string]sealedResult{}, pages: map[string]string{}}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); r.readSealed(key, resR) }()
@@ -198,6 +202,8 @@ func (r *run) readSealed(key []byte, rd io.Reader) {
 			for _, e := range m.Manifest {
 				r.manifest = append(r.manifest, manifestTest{e.Part, e.Name, e.Points, e.Extra})
 			}
+		case m.Kind == "page" && m.Page != nil:
+			r.pages[m.Page.Path] = m.Page.SHA256
 		case m.Kind == "result" && m.Result != nil:
 			s := r.sealed[m.Result.Test]
 			s.status, s.seed, s.count = m.Result.Status, m.Result.Seed, s.count+1

@@ -24,11 +24,21 @@ const KeySize = 32
 var ErrBadSeal = errors.New("gradeseal: result not signed by this run")
 
 // Message is one signed line: the suite's manifest (every test it will run,
-// first) or one test's result.
+// first), one test's result, or a page it wrote.
 type Message struct {
-	Kind     string  `json:"kind"` // "manifest" or "result"
+	Kind     string  `json:"kind"` // "manifest", "result" or "page"
 	Manifest []Entry `json:"manifest,omitempty"`
 	Result   *Result `json:"result,omitempty"`
+	Page     *Page   `json:"page,omitempty"`
+}
+
+// Page vouches for one file the suite wrote for a person to open (a
+// failing history's picture): the grader keeps only such files, and only
+// with this content, from the pictures folder the graded code could also
+// write.
+type Page struct {
+	Path   string `json:"path"`   // relative to the pictures folder, "<test's folder>/history.html"
+	SHA256 string `json:"sha256"` // of the content, hex
 }
 
 // Entry is one test of the manifest.

@@ -1,6 +1,7 @@
 package lincheck
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -65,7 +66,12 @@ func Verify(t testing.TB, ops []porcupine.Operation, faults []histview.Fault, p 
 	}
 	path := filepath.Join(artifacts.Keep(t), PictureFile)
 	notes := append([]string{fmt.Sprintf("%d operations; replay: %s", len(ops), p.Replay)}, p.Notes...)
-	if err := histview.WriteFile(path, histview.Page{Title: p.Title, Notes: notes, Model: Model, Info: info, Faults: faults}); err != nil {
+	var page bytes.Buffer
+	err := histview.Render(&page, histview.Page{Title: p.Title, Notes: notes, Model: Model, Info: info, Faults: faults})
+	if err == nil {
+		err = artifacts.Write(path, page.Bytes())
+	}
+	if err != nil {
 		return fmt.Errorf("the history of %d operations is %w (and its picture %s failed: %w)", len(ops), ErrNotLinearizable, path, err)
 	}
 	return fmt.Errorf("the history of %d operations is %w; open %s in a browser", len(ops), ErrNotLinearizable, path)
