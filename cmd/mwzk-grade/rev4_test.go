@@ -1,0 +1,47 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// fakeTimeoutProbe is graded code (allowed imports only: log) whose init
+// prints the first line of Go's test-timeout panic to stderr. It does not
+// time out; the suite runs to its end and every test passes.
+const fakeTimeoutProbe = `package aufgabe5
+
+import "log"
+
+func init() {
+	log.SetFlags(0)
+	log.Print("panic: test timed out after 1h0m0s")
+}
+`
+
+// TestRev4FakeTimeoutLineSkipsTheRepeats: a hand-in that merely prints
+// "panic: test timed out after ..." on stderr makes runSuite mark the run
+// timedOut (findStuck reads the graded code's own stderr), gradeInTree
+// stops after run 1 and gradeTest credits a test that passed in that one
+// run with its full points: REPEAT=n, which must catch a flaky solution,
+// is cut to one run by the hand-in itself.
+func TestRev4FakeTimeoutLineSkipsTheRepeats(t *testing.T) {
+	root := testRoot(t, true)
+	files := inFolder("", folderFiles(t, root, "solutions/aufgabe5"))
+	files[gradedDir+"zz_fake_timeout.go"] = fakeTimeoutProbe
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	const repeat = 3
+	rep := gradeFolder(t, root, dir, options{part: "A5.1", repeat: repeat})
+	t.Logf("status %s, required %d/%d, problems %q", rep.Status, rep.Required.Earned, rep.Required.Possible, rep.Problems)
+	for _, p := range rep.Parts {
+		for _, tg := range p.Tests {
+			if tg.Earned > 0 && tg.Runs != repeat {
+				t.Errorf("%s/%s earned %d points from %d run(s) of the %d asked for (status %s)",
+					p.ID, tg.Name, tg.Earned, tg.Runs, repeat, rep.Status)
+			}
+		}
+	}
+	if strings.Contains(strings.Join(rep.Problems, "\n"), "time ran out") {
+		t.Logf("the report claims a timeout that never happened")
+	}
+}
