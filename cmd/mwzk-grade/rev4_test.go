@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeTimeoutProbe is graded code (allowed imports only: log) whose init
@@ -43,5 +48,29 @@ func TestRev4FakeTimeoutLineSkipsTheRepeats(t *testing.T) {
 	}
 	if strings.Contains(strings.Join(rep.Problems, "\n"), "time ran out") {
 		t.Logf("the report claims a timeout that never happened")
+	}
+}
+
+// TestRev4HandInNamedGradebookCsvLosesTheGradebook: a hand-in whose file
+// is called gradebook.csv.zip (the name a student gave the upload) gets
+// its report folder OUT/gradebook.csv/, and the batch can then not write
+// OUT/gradebook.csv: every other student's line is lost and the batch
+// fails, again on every rerun.
+func TestRev4HandInNamedGradebookCsvLosesTheGradebook(t *testing.T) {
+	root := testRoot(t, false)
+	class, out := filepath.Join(t.TempDir(), "class"), filepath.Join(t.TempDir(), "out")
+	// alice: refused at once (no assignments/aufgabe5), which is enough
+	// for a gradebook line and needs no compiling.
+	writeTree(t, filepath.Join(class, "alice"), map[string]string{"README": "no code\n"})
+	writeZip(t, filepath.Join(class, "gradebook.csv.zip"), map[string]string{"README": "no code\n"})
+	o := options{impl: "assignment", submissions: class, out: out, jobs: 1, repeat: 1, part: "A5.1", timeout: 25 * time.Second}
+	var log bytes.Buffer
+	err := gradeBatch(context.Background(), root, o, &log)
+	t.Logf("batch: %v\n%s", err, log.String())
+	if err != nil {
+		t.Fatalf("the batch failed because of one hand-in's name: %v", err)
+	}
+	if fi, err := os.Stat(filepath.Join(out, "gradebook.csv")); err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("no gradebook: %v", err)
 	}
 }
