@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,5 +73,41 @@ func TestRev4HandInNamedGradebookCsvLosesTheGradebook(t *testing.T) {
 	}
 	if fi, err := os.Stat(filepath.Join(out, "gradebook.csv")); err != nil || !fi.Mode().IsRegular() {
 		t.Fatalf("no gradebook: %v", err)
+	}
+}
+
+// TestRev4LongEntryNamesBypassTheUnpackBudget: the unpack budget counts
+// file contents only. A .tar.gz of empty files whose (PAX) names are ~1 MiB
+// each compresses ~1000:1, and every name is held in memory twice (the
+// entries, then Ignored, then grade.json and report.html): a small upload
+// makes the grader hold far more than maxTotalSize, before any timeout
+// runs (loading is not under the per-hand-in time limit), and a large one
+// takes the batch's grader down with it.
+func TestRev4LongEntryNamesBypassTheUnpackBudget(t *testing.T) {
+	root := testRoot(t, false)
+	ents := []tarEntry{}
+	for n, d := range folderFiles(t, root, "assignments/aufgabe5") {
+		ents = append(ents, tarEntry{name: gradedDir + n, data: d})
+	}
+	long := strings.Repeat("a", 1<<20-600)
+	const n = 80 // 80 MiB of names > maxTotalSize (64 MiB)
+	for i := range n {
+		ents = append(ents, tarEntry{name: fmt.Sprintf("junk/%d/%s", i, long)})
+	}
+	file := filepath.Join(t.TempDir(), "eve.tar.gz")
+	writeTarGz(t, file, ents)
+	fi, _ := os.Stat(file)
+	sub, err := loadSubmission(file, "")
+	if err != nil {
+		t.Logf("refused: %v", err)
+		return
+	}
+	kept := 0
+	for _, s := range sub.Ignored {
+		kept += len(s)
+	}
+	t.Logf("archive %d bytes; the grader keeps %d bytes of entry names in Ignored (limit on contents: %d)", fi.Size(), kept, maxTotalSize)
+	if kept > maxTotalSize {
+		t.Errorf("a %d-byte archive made the grader keep %d MiB of names, past the %d MiB unpack budget", fi.Size(), kept>>20, maxTotalSize>>20)
 	}
 }
