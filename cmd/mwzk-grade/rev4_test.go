@@ -111,3 +111,67 @@ func TestRev4LongEntryNamesBypassTheUnpackBudget(t *testing.T) {
 		t.Errorf("a %d-byte archive made the grader keep %d MiB of names, past the %d MiB unpack budget", fi.Size(), kept>>20, maxTotalSize>>20)
 	}
 }
+
+// unskewProbe: the Host the suite hands to Start is a *svctest.Host, and
+// graded code reaches its test-only methods with an anonymous interface
+// assertion (no import needed): here it keeps every replica's clock skew
+// at 0 while the A5.4 tests skew them.
+const unskewProbe = `package aufgabe5
+
+import (
+	"time"
+
+	"zablab/mwzookeeper"
+)
+
+func unskew(h mwzookeeper.Host) {
+	sk, ok := h.(interface{ SetSkew(time.Duration) })
+	if !ok {
+		return
+	}
+	go func() {
+		for end := time.Now().Add(40 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Microsecond) {
+			sk.SetSkew(0)
+		}
+	}()
+}
+`
+
+// TestRev4GradedCodeUndoesTheSuitesClockSkew: the known-bad variant
+// local-clock (timestamps from the applying replica's own clock) loses
+// A5.4's points; the same code plus one line in Start that keeps the
+// Host's skew at 0 (through SetSkew, a method of the suite's Host the
+// graded code is not meant to have) earns them back.
+func TestRev4GradedCodeUndoesTheSuitesClockSkew(t *testing.T) {
+	root := testRoot(t, true)
+	v, err := checkoutSubmission(root, options{impl: "solution", variant: filepath.Join(root, "solutions", "variants", "local-clock.diff")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for n, d := range v.Files {
+		files[n] = string(d)
+	}
+	grade := func(name string, files map[string]string) *Report {
+		dir := t.TempDir()
+		writeTree(t, dir, inFolder("", files))
+		rep := gradeFolder(t, root, dir, options{part: "A5.4"})
+		for _, p := range rep.Parts {
+			for _, tg := range p.Tests {
+				t.Logf("%s: %s/%s %s %d/%d %q", name, p.ID, tg.Name, tg.Status, tg.Earned, tg.Points, tg.Failure)
+			}
+		}
+		return rep
+	}
+	plain := grade("local-clock", files)
+	start := "func (s *Service) Start(p *properties.Properties, host mwzookeeper.Host) error {\n"
+	if !strings.Contains(files["service.go"], start) {
+		t.Fatalf("no %q in service.go", start)
+	}
+	files["service.go"] = strings.Replace(files["service.go"], start, start+"\tunskew(host)\n", 1)
+	files["unskew.go"] = unskewProbe
+	cheat := grade("local-clock+unskew", files)
+	if points(cheat) > points(plain) {
+		t.Errorf("A5.4: the local-clock variant earns %d points, with the Host's skew undone by the graded code %d", points(plain), points(cheat))
+	}
+}
