@@ -38,6 +38,9 @@ func tarEntries(origin string, r io.Reader) ([]entry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: broken tar archive: %v", errRefused, origin, err)
 		}
+		if err := b.entry(origin, h.Name); err != nil {
+			return nil, err
+		}
 		name, err := checkName(origin, h.Name)
 		if err != nil {
 			return nil, err
@@ -72,6 +75,9 @@ func zipEntries(file string) ([]entry, error) {
 	var ents []entry
 	var b budget
 	for _, f := range zr.File {
+		if err := b.entry(file, f.Name); err != nil {
+			return nil, err
+		}
 		name, err := checkName(file, f.Name)
 		if err != nil {
 			return nil, err

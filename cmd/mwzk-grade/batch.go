@@ -15,6 +15,10 @@ import (
 	"sync"
 )
 
+// gradebookFile is the gradebook's name in the output folder, beside
+// the hand-ins' report folders.
+const gradebookFile = "gradebook.csv"
+
 // gradebookHeader is the first line of gradebook.csv.
 var gradebookHeader = []string{"submission", "status", "total", "bonus", "A5.1", "A5.2", "A5.3", "A5.4", "A5.5", "A5.6", "A5.7", "sha256", "seconds", "note"}
 
@@ -70,7 +74,7 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 	if ctx.Err() != nil {
 		return fmt.Errorf("interrupted: %w", ctx.Err())
 	}
-	book := filepath.Join(o.out, "gradebook.csv")
+	book := filepath.Join(o.out, gradebookFile)
 	if err := writeGradebook(book, items); err != nil {
 		return err
 	}
@@ -119,6 +123,11 @@ func listSubmissions(dir string) ([]batchItem, error) {
 			continue
 		}
 		name := submissionName(n)
+		if strings.EqualFold(name, gradebookFile) {
+			// Its report folder would take the gradebook's place, and
+			// the whole class's gradebook would be lost.
+			name += " (hand-in)"
+		}
 		if other, dup := seen[name]; dup {
 			return nil, fmt.Errorf("--submissions %s: %s and %s both name submission %q", dir, other, n, name)
 		}

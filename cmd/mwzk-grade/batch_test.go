@@ -201,3 +201,36 @@ func TestGradebookCellsAreNoFormulas(t *testing.T) {
 		t.Errorf("rows %q, want plain as it is and the formula with a leading '", slices.Collect(maps.Keys(book)))
 	}
 }
+
+// TestHandInNamedLikeTheGradebook: a hand-in called gradebook.csv.zip
+// (the name a student gave the upload) got its report folder
+// OUT/gradebook.csv/, and the batch could then not write OUT/gradebook.csv:
+// every other student's line was lost, again on every rerun (a review).
+// Its reports now go to "gradebook.csv (hand-in)".
+func TestHandInNamedLikeTheGradebook(t *testing.T) {
+	root := testRoot(t, false)
+	class, out := filepath.Join(t.TempDir(), "class"), filepath.Join(t.TempDir(), "out")
+	// alice: refused at once (no assignments/aufgabe5), which is enough
+	// for a gradebook line and needs no compiling.
+	writeTree(t, filepath.Join(class, "alice"), map[string]string{"README": "no code\n"})
+	writeZip(t, filepath.Join(class, "gradebook.csv.zip"), map[string]string{"README": "no code\n"})
+	o := options{impl: "assignment", submissions: class, out: out, jobs: 1, repeat: 1, part: "A5.1", timeout: 25 * time.Second}
+	var log bytes.Buffer
+	err := gradeBatch(context.Background(), root, o, &log)
+	t.Logf("batch: %v\n%s", err, log.String())
+	if err != nil {
+		t.Fatalf("the batch failed because of one hand-in's name: %v", err)
+	}
+	if fi, err := os.Stat(filepath.Join(out, "gradebook.csv")); err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("no gradebook: %v", err)
+	}
+	book := readFile(t, filepath.Join(out, "gradebook.csv"))
+	for _, want := range []string{"\nalice,", "\ngradebook.csv (hand-in),"} {
+		if !strings.Contains(book, want) {
+			t.Errorf("the gradebook has no line starting %q:\n%s", want[1:], book)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "gradebook.csv (hand-in)", "report.txt")); err != nil {
+		t.Errorf("the hand-in's report: %v", err)
+	}
+}

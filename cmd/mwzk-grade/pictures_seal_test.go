@@ -7,10 +7,11 @@ import (
 	"testing"
 )
 
-// pagesProbe is an instructor's hidden test that fails and leaves two
-// pages in its pictures folder: one written through artifacts.Write, as
-// the suite writes a failing history, and one beside it with plain
-// os.WriteFile, as graded code in the same process could.
+// pagesProbe is an instructor's hidden test that fails as A5.2/Linearizable
+// does on a history that is not linearizable (a read that missed a write
+// completed before it), so lincheck draws the page, and leaves a second
+// page beside it with plain os.WriteFile, as graded code in the same
+// process could.
 const pagesProbe = `//go:build mwzk_extra
 
 package conformance
@@ -19,28 +20,39 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/anishathalye/porcupine"
+
 	"zablab/internal/artifacts"
+	"zablab/internal/lincheck"
 )
 
 func init() {
-	addExtra(test{"A5.1", "PagesProbe", 1, "leaves a page of the suite and one of its own", testPagesProbe})
+	addExtra(test{"A5.1", "PagesProbe", 1, "draws a history that is not linearizable, and plants a page beside it", testPagesProbe})
 }
 
 func testPagesProbe(c *T) {
-	dir := artifacts.Keep(c.T)
-	if err := artifacts.Write(filepath.Join(dir, "history.html"), []byte("<html>the suite's</html>")); err != nil {
-		c.Fatal(err)
+	create := lincheck.Input{Kind: lincheck.Create, Key: "/k", Data: "a", Version: -1}
+	set := lincheck.Input{Kind: lincheck.Set, Key: "/k", Data: "b", Version: 0}
+	get := lincheck.Input{Kind: lincheck.Get, Key: "/k"}
+	stale := []porcupine.Operation{
+		lincheck.Op(0, 0, 10, create, lincheck.Output{}),
+		lincheck.Op(0, 20, 30, set, lincheck.Output{Version: 1}),
+		lincheck.Op(1, 40, 50, get, lincheck.Output{Data: "a", Version: 0}),
 	}
-	if err := os.WriteFile(filepath.Join(dir, "planted.html"), []byte("<html>all tests passed</html>"), 0o644); err != nil {
-		c.Fatal(err)
+	err := lincheck.Verify(c.T, stale, nil, lincheck.Page{Title: "PAGES-PROBE"})
+	planted := filepath.Join(artifacts.Keep(c.T), "planted.html")
+	if werr := os.WriteFile(planted, []byte("<html>all tests passed</html>"), 0o644); werr != nil {
+		c.Fatal(werr)
 	}
-	c.Error("PAGES-PROBE failed on purpose")
+	c.Errorf("PAGES-PROBE: %v", err)
 }
 `
 
 // TestOnlyVouchedPagesAreLinked: of the pages a sandboxed run leaves, the
 // report links only the one the suite vouched for on the signed channel;
-// the other is dropped and counted.
+// the other is dropped and counted. It also follows a failing history's
+// page the whole way, from lincheck through the sandbox to the report,
+// on every run (a variant that was to draw one did not always).
 func TestOnlyVouchedPagesAreLinked(t *testing.T) {
 	root := testRoot(t, false)
 	if err := sandboxCheck(); err != nil {
@@ -66,7 +78,10 @@ func TestOnlyVouchedPagesAreLinked(t *testing.T) {
 		t.Fatalf("the probe did not run and fail: %+v\n%q", probe, rep.Problems)
 	}
 	if len(probe.Pictures) != 1 || filepath.Base(probe.Pictures[0]) != "history.html" {
-		t.Errorf("pictures linked: %q, want only the suite's history.html", probe.Pictures)
+		t.Fatalf("pictures linked: %q, want only the suite's history.html; failure %q", probe.Pictures, probe.Failure)
+	}
+	if b, err := os.ReadFile(filepath.Join(pictures, probe.Pictures[0])); err != nil || !strings.Contains(string(b), "PAGES-PROBE") || !strings.Contains(string(b), "setData(/k") {
+		t.Errorf("the page %s: %v (%d bytes), want lincheck's drawing of the history", probe.Pictures[0], err, len(b))
 	}
 	if !strings.Contains(strings.Join(rep.Problems, "\n"), "1 file(s) in the run's pictures folder were not pages the suite wrote") {
 		t.Errorf("the planted page is not counted among the problems: %q", rep.Problems)

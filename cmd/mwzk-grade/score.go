@@ -192,6 +192,7 @@ func otherProblems(r *run) []string {
 	}
 	var out []string
 	stuck, goTimedOut := findStuck(r.other)
+	goTimedOut = goTimedOut && r.timedOut // else only the graded code's words
 	if goTimedOut {
 		out = append(out, stuck.lines()...)
 	} else if r.timedOut {

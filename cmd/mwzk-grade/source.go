@@ -24,9 +24,14 @@ var errRefused = errors.New("refused")
 const gradedDir = "assignments/aufgabe5/"
 
 // Limits against archives that unpack to far more than a student writes.
+// Names count too: an empty entry with a name of a megabyte compresses a
+// thousandfold, and every name is kept (the report lists what was
+// ignored).
 const (
 	maxFileSize  = 4 << 20
 	maxTotalSize = 64 << 20
+	maxNameSize  = 4096 // Linux's PATH_MAX
+	maxEntries   = 10000
 )
 
 // submission is what is graded: the non-test Go files of an
@@ -221,11 +226,27 @@ func checkName(origin, name string) (string, error) {
 	return strings.TrimPrefix(clean, "./"), nil
 }
 
-// budget counts unpacked bytes against the limits.
-type budget struct{ total int64 }
+// budget counts unpacked bytes and entries against the limits.
+type budget struct {
+	total   int64
+	entries int
+}
 
+// entry counts one entry of any kind, folders too, by its raw name.
+func (b *budget) entry(origin, name string) error {
+	b.entries++
+	switch {
+	case len(name) > maxNameSize:
+		return fmt.Errorf("%w: %s: an entry's name has %d bytes (at most %d): %.60q…", errRefused, origin, len(name), maxNameSize, name)
+	case b.entries > maxEntries:
+		return fmt.Errorf("%w: %s has more than %d entries", errRefused, origin, maxEntries)
+	}
+	return nil
+}
+
+// take counts a file's content and its name.
 func (b *budget) take(origin, name string, n int64) error {
-	b.total += n
+	b.total += n + int64(len(name))
 	switch {
 	case n > maxFileSize:
 		return fmt.Errorf("%w: %s: entry %q has %d bytes (at most %d)", errRefused, origin, name, n, maxFileSize)
@@ -246,6 +267,9 @@ func dirEntries(dir string) ([]entry, error) {
 		}
 		rel, _ := filepath.Rel(dir, p)
 		rel = filepath.ToSlash(rel)
+		if err := b.entry(dir, rel); err != nil {
+			return err
+		}
 		switch {
 		case d.IsDir() && d.Name() == ".git":
 			return filepath.SkipDir

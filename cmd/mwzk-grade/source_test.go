@@ -3,6 +3,7 @@ package main
 import (
 	"archive/tar"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -190,5 +191,40 @@ func TestGraderVersionInAHandout(t *testing.T) {
 	}
 	if got := graderVersion(dir); got != "unknown" {
 		t.Errorf("a tree with solutions/aufgabe5 and HANDOUT-VERSION: grader %q, want unknown (not a handout)", got)
+	}
+}
+
+// TestLongNamesAndManyEntriesAreRefused: the unpack budget counted file
+// contents only. A .tar.gz of empty files whose (PAX) names are ~1 MiB
+// each compresses ~1000:1, and every name was held in memory (the entries,
+// then Ignored, then grade.json and report.html): a 113 KB upload made the
+// grader hold 80 MiB before any time limit ran (a review). Names now
+// count, one is at most 4096 bytes, and an archive has at most 10,000
+// entries.
+func TestLongNamesAndManyEntriesAreRefused(t *testing.T) {
+	root := testRoot(t, false)
+	ents := []tarEntry{}
+	for n, d := range folderFiles(t, root, "assignments/aufgabe5") {
+		ents = append(ents, tarEntry{name: gradedDir + n, data: d})
+	}
+	long := strings.Repeat("a", 1<<20-600)
+	const n = 80 // 80 MiB of names > maxTotalSize (64 MiB)
+	for i := range n {
+		ents = append(ents, tarEntry{name: fmt.Sprintf("junk/%d/%s", i, long)})
+	}
+	file := filepath.Join(t.TempDir(), "eve.tar.gz")
+	writeTarGz(t, file, ents)
+	fi, _ := os.Stat(file)
+	if _, err := loadSubmission(file, ""); !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "at most 4096") {
+		t.Errorf("a %d-byte archive with names of 1 MiB: %v; want refused, naming the limit", fi.Size(), err)
+	}
+	many := []tarEntry{}
+	for i := range maxEntries + 1 {
+		many = append(many, tarEntry{name: fmt.Sprintf("junk/%d", i)})
+	}
+	file = filepath.Join(t.TempDir(), "mallory.tar.gz")
+	writeTarGz(t, file, many)
+	if _, err := loadSubmission(file, ""); !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "more than 10000 entries") {
+		t.Errorf("an archive of %d entries: %v; want refused, naming the limit", len(many), err)
 	}
 }

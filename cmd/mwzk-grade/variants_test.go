@@ -170,11 +170,6 @@ func TestReferenceStubsAndVariants(t *testing.T) {
 	}
 }
 
-// drawnBy are the variants whose A5.2/Linearizable must find a history
-// that is not linearizable (20 of 20 gradings did), so the whole way of a
-// picture, from the test to the report, is tested on each run.
-var drawnBy = map[string]bool{"reads-skip-session-order": true}
-
 // checkPictures: an A5.2/Linearizable that found a history not
 // linearizable leaves the page of it, and the report names it.
 func checkPictures(t *testing.T, variant string, p PartGrade) {
@@ -184,7 +179,7 @@ func checkPictures(t *testing.T, variant string, p PartGrade) {
 			continue
 		}
 		said := slices.ContainsFunc(tg.Failure, func(l string) bool { return strings.Contains(l, "not linearizable") })
-		if (said || drawnBy[variant]) && len(tg.Pictures) == 0 {
+		if said && len(tg.Pictures) == 0 {
 			t.Errorf("variant %s: A5.2/Linearizable %s without a picture of a history that is not linearizable in the report: %q",
 				variant, tg.Status, tg.Failure)
 		}

@@ -122,7 +122,7 @@ func (e *Ensemble) writeProps(dir string) error {
 
 func (e *Ensemble) startReplica(i int) error {
 	s := e.f()
-	if err := s.Start(e.props[i], e.hosts[i]); err != nil {
+	if err := s.Start(e.props[i], e.hosts[i].ForService()); err != nil {
 		return fmt.Errorf("replica %d (%s): start: %w", i, e.props[i].File(), err)
 	}
 	e.mu.Lock()

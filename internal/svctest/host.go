@@ -174,3 +174,21 @@ func newLogger(level string) *logrus.Logger {
 	}
 	return lg
 }
+
+// only is what a Service is given of a Host: the mwzookeeper.Host methods
+// and nothing else. A *Host handed over as it is would give graded code
+// its test-side methods too, through a type assertion to an anonymous
+// interface that needs no import: a review's hand-in called SetSkew(0) in
+// a loop and undid the clock skews by which A5.4 tells a replica's own
+// clock from the leader's.
+type only struct{ h *Host }
+
+func (o only) Now() time.Time                                  { return o.h.Now() }
+func (o only) Logger() logrus.FieldLogger                      { return o.h.Logger() }
+func (o only) Notify(session int64, ev mwzookeeper.WatchEvent) { o.h.Notify(session, ev) }
+func (o only) SessionClosed(session int64, expired bool)       { o.h.SessionClosed(session, expired) }
+func (o only) Serving(ok bool)                                 { o.h.Serving(ok) }
+
+// ForService is h as a Service may see it: only its mwzookeeper.Host
+// methods.
+func (h *Host) ForService() mwzookeeper.Host { return only{h} }
