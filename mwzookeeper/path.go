@@ -53,13 +53,15 @@ func pathProblem(path string, sequential bool) string {
 	return ""
 }
 
-// badRune lists the characters ZooKeeper refuses in a path.
+// badRune lists the characters ZooKeeper refuses in a path. Java checks
+// UTF-16 units, so a character beyond U+FFFF, a surrogate pair there
+// (U+D800..U+DFFF, within the refused U+D800..U+F8FF), is refused too.
 func badRune(r rune) bool {
 	return r == 0 ||
 		(r > 0 && r <= 0x1f) ||
 		(r >= 0x7f && r <= 0x9f) ||
 		(r >= 0xd800 && r <= 0xf8ff) ||
-		(r >= 0xfff0 && r <= 0xffff)
+		r >= 0xfff0
 }
 
 // Parent returns the parent of a valid path ("/" for a top-level node and

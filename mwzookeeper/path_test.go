@@ -44,6 +44,8 @@ func TestValidatePathFollowsZooKeeper(t *testing.T) {
 		{"/a\ufff0", false, false, "U+FFF0"},
 		{"/a\uffff", false, false, "U+FFFF"},
 		{"/a\uf900", true, true, ""},
+		{"/a\U0001F600", false, false, "U+1F600"}, // a surrogate pair in Java's UTF-16
+		{"/a\U00010000", false, false, "U+10000"},
 		{"/a\xff", false, false, "UTF-8"},
 	}
 	for _, c := range cases {

@@ -17,6 +17,8 @@ type MWStat struct {
 	NumChildren    int32 // number of children
 }
 
-// MaxData is the largest znode data the service takes (ZooKeeper's
-// jute.maxbuffer default, 1 MiB).
+// MaxData is the largest znode data a Service takes, 1 MiB. Over the
+// wire a request must also fit in one frame of ZooKeeper's jute.maxbuffer
+// (1 MiB less one byte, wire.MaxFrame), header and path included, so data
+// from a client stays a little below it.
 const MaxData = 1 << 20

@@ -36,6 +36,13 @@ type WatchEvent struct {
 	Type EventType
 	Path string
 	Zxid int64 // the write that triggered it
+	// ACL is the ACL of the node the event is about (the parent's for
+	// NodeChildrenChanged), when it fired: the server then sends the
+	// event only to a session that may READ that node, as ZooKeeper does
+	// since its fix of CVE-2024-23944 (a recursive watch on an open node
+	// told everyone the names of nodes they may not read). nil: every
+	// watcher gets it (a Service without ACLs).
+	ACL []ACL
 }
 
 // WatchKind says what a watch waits for.

@@ -44,12 +44,16 @@ func (c *conn) auth(body []byte) error {
 }
 
 // addIdentity adds id unless the connection has it: a new slice, so the
-// requests already submitted keep theirs.
+// requests already submitted keep theirs. Under c.mu, since event reads
+// the identities on the Service's goroutine.
 func (c *conn) addIdentity(id mwzookeeper.ID) {
 	if slices.Contains(c.ids, id) {
 		return
 	}
-	c.ids = append(slices.Clip(c.ids), id)
+	ids := append(slices.Clip(c.ids), id)
+	c.mu.Lock()
+	c.ids = ids
+	c.mu.Unlock()
 }
 
 // identities is whoAmI's answer, as ZooKeeper's: each identity in the

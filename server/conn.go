@@ -57,7 +57,8 @@ type conn struct {
 	closed   bool
 	// ids is who the client is authenticated as (auth.go), the ip
 	// identity first. Only the reading goroutine changes it, by replacing
-	// the slice: requests keep the one they were given.
+	// the slice under mu: requests keep the one they were given, and
+	// event reads it under mu.
 	ids []mwzookeeper.ID
 	// digest is the connection's DIGEST-MD5 exchange (sasl.go), made by
 	// its first SASL request; only the reading goroutine uses it.

@@ -240,7 +240,8 @@ func (c *conn) recycle(s *slot) {
 // write, one at or above it that it ran after.
 func (c *conn) event(ev mwzookeeper.WatchEvent) {
 	c.mu.Lock()
-	if c.closed {
+	if c.closed || ev.ACL != nil && !mwzookeeper.Allowed(ev.ACL, c.ids, mwzookeeper.PermRead) {
+		// The watch is used up all the same, as in ZooKeeper.
 		c.mu.Unlock()
 		return
 	}

@@ -148,6 +148,12 @@ func decodeMulti(d *decoder) ([]mw.Op, *EmptyACLError) {
 		switch typ {
 		case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL:
 			decodeCreate(d, typ, &op)
+			if (typ == mw.OpCreate || typ == mw.OpCreate2) && op.Mode == mw.Container {
+				// ZooKeeper rebuilds a multi's create op from its flags
+				// (Op.create), so the container flag makes a container
+				// here, unlike in a plain create request.
+				op.Op = mw.OpCreateContainer
+			}
 			if op.ACL == nil && d.err == nil && empty == nil {
 				empty = &EmptyACLError{Op: len(ops), Path: op.Path}
 			}

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-
-	"zablab/mwzookeeper"
 )
 
 // Sentinel errors. Every error this package returns wraps one of them (or
@@ -45,10 +43,11 @@ func (e *EmptyACLError) Error() string {
 // Is makes errors.Is(err, ErrEmptyACL) true.
 func (e *EmptyACLError) Is(target error) bool { return target == ErrEmptyACL }
 
-// MaxFrame is the largest request frame a server should accept: the 1 MiB
-// data limit plus room for the header, the path and the ACLs (ZooKeeper's
-// jute.maxbuffer plays the same role).
-const MaxFrame = mwzookeeper.MaxData + 64<<10
+// MaxFrame is the largest request frame a server accepts: ZooKeeper's
+// jute.maxbuffer default (0xfffff), which bounds the whole request,
+// header, path and ACLs included. ZooKeeper closes a connection that
+// announces a longer frame; so does the server.
+const MaxFrame = 1<<20 - 1
 
 // Special xids of ZooKeeper's protocol. Ordinary requests use xids >= 0
 // chosen by the client; these mark frames that are not answers to them.

@@ -48,8 +48,10 @@ func (c *applyCtx) reset(cookie zab.TxnCookie, session int64) {
 	c.events = c.events[:0]
 }
 
-func (c *applyCtx) event(typ mwzookeeper.EventType, path string) {
-	c.events = append(c.events, mwzookeeper.WatchEvent{Type: typ, Path: path, Zxid: c.zxid})
+// event records a watch event with the ACL of the node it is about: the
+// server sends it only to sessions that may read that node.
+func (c *applyCtx) event(typ mwzookeeper.EventType, path string, acl []mwzookeeper.ACL) {
+	c.events = append(c.events, mwzookeeper.WatchEvent{Type: typ, Path: path, Zxid: c.zxid, ACL: acl})
 }
 
 // applyRequest applies one delivered write request on every replica and
@@ -138,7 +140,7 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 	if err := checkCreateMode(o); err != nil {
 		return "", none, err
 	}
-	if err := mwzookeeper.ValidatePath(o.Path, o.Mode.IsSequential()); err != nil {
+	if err := validApplied(o.Path, o.Mode.IsSequential(), c.format); err != nil {
 		return "", none, err
 	}
 	if len(o.Data) > mwzookeeper.MaxData {
@@ -180,14 +182,15 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 	s.tree.link(path, n)
 	parent.stat.Cversion++
 	parent.stat.Pzxid = c.zxid
-	c.event(mwzookeeper.EventNodeCreated, path)
-	c.event(mwzookeeper.EventNodeChildrenChanged, parentPath)
+	c.event(mwzookeeper.EventNodeCreated, path, n.acl)
+	c.event(mwzookeeper.EventNodeChildrenChanged, parentPath, parent.acl)
 	return path, n.stat, nil
 }
 
-// existing returns the node at path if it exists with version (-1: any) (A5.1).
-func (s *Service) existing(path string, version int32) (*znode, error) {
-	if err := mwzookeeper.ValidatePath(path, false); err != nil {
+// existing returns the node at path if it exists with version (-1: any),
+// for a write of txn format format (A5.1).
+func (s *Service) existing(path string, version int32, format byte) (*znode, error) {
+	if err := validApplied(path, false, format); err != nil {
 		return nil, err
 	}
 	n := s.tree.get(path)
@@ -200,19 +203,30 @@ func (s *Service) existing(path string, version int32) (*znode, error) {
 	return n, nil
 }
 
-// delete removes a childless node: NoNode, the parent's DELETE
-// permission (NoAuth), BadVersion, NotEmpty in ZooKeeper's order; "/" and
-// "/zookeeper" cannot go (A5.1; ACLs beyond the sheet).
+// delete removes a childless node. The path is checked first (the
+// sheet's BadArguments, where ZooKeeper looks for the parent first), then
+// in ZooKeeper's order: system nodes ("/", "/zookeeper" and the two it
+// keeps below it) cannot go, the parent (NoNode), its DELETE permission
+// (NoAuth), the node (NoNode), BadVersion, NotEmpty (A5.1; ACLs beyond
+// the sheet).
 func (s *Service) delete(c *applyCtx, o *mwzookeeper.Op) error {
-	if o.Path == "/" || o.Path == zookeeperPath {
-		return fmt.Errorf("%w: %q cannot be deleted", mwzookeeper.ErrBadArguments, o.Path)
-	}
-	n, err := s.existing(o.Path, -1)
-	if err != nil {
+	if err := validApplied(o.Path, false, c.format); err != nil {
 		return err
 	}
+	switch o.Path {
+	case "/", zookeeperPath, zookeeperPath + "/quota", zookeeperPath + "/config":
+		return fmt.Errorf("%w: %q cannot be deleted", mwzookeeper.ErrBadArguments, o.Path)
+	}
 	parentPath := mwzookeeper.Parent(o.Path)
-	if err := mwzookeeper.CheckACL(s.tree.get(parentPath).acl, c.auth, mwzookeeper.PermDelete, parentPath); err != nil {
+	parent := s.tree.get(parentPath)
+	if parent == nil {
+		return fmt.Errorf("%w: %q", mwzookeeper.ErrNoNode, o.Path)
+	}
+	if err := mwzookeeper.CheckACL(parent.acl, c.auth, mwzookeeper.PermDelete, parentPath); err != nil {
+		return err
+	}
+	n, err := s.existing(o.Path, -1, c.format)
+	if err != nil {
 		return err
 	}
 	if o.Version != -1 && o.Version != n.stat.Version {
@@ -231,11 +245,12 @@ func (s *Service) deleteNode(c *applyCtx, path string) {
 	parentPath := mwzookeeper.Parent(path)
 	parent := s.tree.get(parentPath)
 	c.undo = append(c.undo, change{kind: deleted, path: path, parentStat: parent.stat})
-	c.undo[len(c.undo)-1].node = s.tree.unlink(path)
+	gone := s.tree.unlink(path)
+	c.undo[len(c.undo)-1].node = gone
 	parent.stat.Cversion++
 	parent.stat.Pzxid = c.zxid
-	c.event(mwzookeeper.EventNodeDeleted, path)
-	c.event(mwzookeeper.EventNodeChildrenChanged, parentPath)
+	c.event(mwzookeeper.EventNodeDeleted, path, gone.acl)
+	c.event(mwzookeeper.EventNodeChildrenChanged, parentPath, parent.acl)
 }
 
 // setData replaces a node's data: version++, mzxid and mtime (A5.1, A5.4);
@@ -253,7 +268,7 @@ func (s *Service) setData(c *applyCtx, o *mwzookeeper.Op) (mwzookeeper.MWStat, e
 	n.stat.Version++
 	n.stat.Mzxid = c.zxid
 	n.stat.Mtime = c.ts
-	c.event(mwzookeeper.EventNodeDataChanged, o.Path)
+	c.event(mwzookeeper.EventNodeDataChanged, o.Path, n.acl)
 	return n.stat, nil
 }
 

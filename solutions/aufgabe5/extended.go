@@ -104,7 +104,7 @@ func extendedOwner(o *mwzookeeper.Op) int64 {
 // perm on it and it has version (-1: any): NoNode, NoAuth, BadVersion in
 // ZooKeeper's order.
 func (s *Service) permitted(c *applyCtx, path string, version int32, perm mwzookeeper.Perm) (*znode, error) {
-	n, err := s.existing(path, -1)
+	n, err := s.existing(path, -1, c.format)
 	if err != nil {
 		return nil, err
 	}
@@ -121,14 +121,14 @@ func (s *Service) permitted(c *applyCtx, path string, version int32, perm mwzook
 // ADMIN on the node (NoAuth), the ACL version (BadVersion), as ZooKeeper
 // orders them. Only aversion changes in the stat; no watch fires.
 func (s *Service) setACL(c *applyCtx, o *mwzookeeper.Op) (mwzookeeper.MWStat, error) {
-	if err := mwzookeeper.ValidatePath(o.Path, false); err != nil {
+	if err := validApplied(o.Path, false, c.format); err != nil {
 		return mwzookeeper.MWStat{}, err
 	}
 	acl, err := mwzookeeper.FixupACL(o.Path, o.ACL, c.auth)
 	if err != nil {
 		return mwzookeeper.MWStat{}, err
 	}
-	n, err := s.existing(o.Path, -1)
+	n, err := s.existing(o.Path, -1, c.format)
 	if err != nil {
 		return mwzookeeper.MWStat{}, err
 	}
