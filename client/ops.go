@@ -7,6 +7,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"zablab/mwzookeeper"
+	"zablab/mwzookeeper/wire"
 )
 
 // worldACL is the only ACL the service knows: everyone may do everything.
@@ -39,8 +40,17 @@ func (z *MWZooKeeper) prepare(op, path string, sequential bool, data []byte) err
 		return fmt.Errorf("%s %s: %d bytes of data, at most %d allowed: %w",
 			op, path, len(data), mwzookeeper.MaxData, mwzookeeper.ErrBadArguments)
 	}
+	if n := len(path) + len(data) + frameSlack; n > wire.MaxFrame {
+		// The server, as ZooKeeper, would close the connection.
+		return fmt.Errorf("%s %s: %d bytes of data make a request of about %d bytes, above ZooKeeper's limit of %d (jute.maxbuffer): %w",
+			op, path, len(data), n, wire.MaxFrame, mwzookeeper.ErrBadArguments)
+	}
 	return nil
 }
+
+// frameSlack is a request's bytes besides its path and data: the header,
+// lengths, version or flags, and an open ACL, rounded up.
+const frameSlack = 128
 
 // Create makes a persistent node, or an ephemeral one that dies with the
 // session, and returns its path (the course's create).

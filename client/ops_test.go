@@ -184,4 +184,11 @@ func TestBadRequestsRefusedBeforeSending(t *testing.T) {
 	}
 	_, err := z.Create("/big", make([]byte, mwzookeeper.MaxData+1), false)
 	wantErr(t, "create with too much data", err, mwzookeeper.ErrBadArguments, "/big")
+	// Within MaxData but past the frame limit: refused here, where the
+	// server would close the connection.
+	_, err = z.Create("/big", make([]byte, mwzookeeper.MaxData-16), false)
+	wantErr(t, "create of a request past jute.maxbuffer", err, mwzookeeper.ErrBadArguments, "jute.maxbuffer")
+	if _, err := z.Create("/fits", make([]byte, mwzookeeper.MaxData-1024), false); err != nil {
+		t.Errorf("create of %d bytes, within the frame limit: %v", mwzookeeper.MaxData-1024, err)
+	}
 }

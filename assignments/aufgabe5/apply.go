@@ -46,8 +46,10 @@ func (c *applyCtx) reset(cookie zab.TxnCookie, session int64) {
 	// differ, the cookie is the same everywhere.
 }
 
-func (c *applyCtx) event(typ mwzookeeper.EventType, path string) {
-	c.events = append(c.events, mwzookeeper.WatchEvent{Type: typ, Path: path, Zxid: c.zxid})
+// event records a watch event with the ACL of the node it is about: the
+// server sends it only to sessions that may read that node.
+func (c *applyCtx) event(typ mwzookeeper.EventType, path string, acl []mwzookeeper.ACL) {
+	c.events = append(c.events, mwzookeeper.WatchEvent{Type: typ, Path: path, Zxid: c.zxid, ACL: acl})
 }
 
 // applyRequest applies one delivered write request on every replica and
@@ -104,26 +106,35 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 	// Return the path created and the stat.
 	// TODO(A5.5): a sequential node's name ends in the parent's cversion
 	// (mwzookeeper.SequentialName).
-	// TODO(A5.6): record the events NodeCreated (path) and
-	// NodeChildrenChanged (parent) with c.event.
+	// TODO(A5.6): record the events NodeCreated (path, the new node's
+	// acl) and NodeChildrenChanged (parent, the parent's acl) with
+	// c.event: the server sends an event only to sessions that may read
+	// its node.
 	// TODO(A5.7): record the change for undo (c.undo).
 	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.create: %q", mwzookeeper.ErrUnimplemented, o.Path)
 }
 
-// existing returns the node at path if it exists with version (-1: any) (A5.1).
+// existing returns the node at path if it exists with version (-1: any)
+// (A5.1). It runs at apply: the path is judged by the rule of the txn
+// being applied (paths.go).
 func (s *Service) existing(path string, version int32) (*znode, error) {
 	// TODO(A5.1): the node at the valid path, if it exists (ErrNoNode) with
 	// the version asked for (-1: any; else ErrBadVersion).
 	return nil, fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.existing: %q", mwzookeeper.ErrUnimplemented, path)
 }
 
-// delete removes a childless node: NoNode, the parent's DELETE
-// permission (NoAuth), BadVersion, NotEmpty in ZooKeeper's order; "/" and
-// "/zookeeper" cannot go (A5.1; ACLs beyond the sheet).
+// delete removes a childless node. The path is checked first (the
+// sheet's BadArguments, where ZooKeeper looks for the parent first), then
+// in ZooKeeper's order: system nodes ("/", "/zookeeper" and the two it
+// keeps below it) cannot go, the parent (NoNode), its DELETE permission
+// (NoAuth), the node (NoNode), BadVersion, NotEmpty (A5.1; ACLs beyond
+// the sheet).
 func (s *Service) delete(c *applyCtx, o *mwzookeeper.Op) error {
-	// TODO(A5.1): ZooKeeper's checks in its order: "/" and "/zookeeper"
-	// never go (ErrBadArguments), then the node and its version
-	// (existing), then no children (ErrNotEmpty); deleteNode does the rest.
+	// TODO(A5.1): a valid path (mwzookeeper.ValidatePath), then ZooKeeper's
+	// checks in its order: "/", "/zookeeper", "/zookeeper/quota" and
+	// "/zookeeper/config" never go (ErrBadArguments), then the node and
+	// its version (existing), then no children (ErrNotEmpty); deleteNode
+	// does the rest.
 	return fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.delete: %q", mwzookeeper.ErrUnimplemented, o.Path)
 }
 
@@ -132,8 +143,8 @@ func (s *Service) delete(c *applyCtx, o *mwzookeeper.Op) error {
 func (s *Service) deleteNode(c *applyCtx, path string) {
 	// TODO(A5.1): unlink the childless node at path (s.tree.unlink) and
 	// update its parent's cversion and pzxid.
-	// TODO(A5.6): record NodeDeleted (path) and NodeChildrenChanged
-	// (parent).
+	// TODO(A5.6): record NodeDeleted (path, the node's acl) and
+	// NodeChildrenChanged (parent, the parent's acl).
 	// TODO(A5.7): record the change for undo.
 }
 
@@ -143,7 +154,7 @@ func (s *Service) setData(c *applyCtx, o *mwzookeeper.Op) (mwzookeeper.MWStat, e
 	// TODO(A5.1): the node with the version asked for (existing), the data
 	// size; replace the data (s.tree.setData), version + 1, mzxid = the
 	// write's zxid, mtime = its time c.ts; return the new stat.
-	// TODO(A5.6): record NodeDataChanged.
+	// TODO(A5.6): record NodeDataChanged (the node's acl).
 	// TODO(A5.7): record the change for undo.
 	return mwzookeeper.MWStat{}, fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.setData: %q", mwzookeeper.ErrUnimplemented, o.Path)
 }

@@ -121,7 +121,7 @@ func (s *Service) permitted(c *applyCtx, path string, version int32, perm mwzook
 // ADMIN on the node (NoAuth), the ACL version (BadVersion), as ZooKeeper
 // orders them. Only aversion changes in the stat; no watch fires.
 func (s *Service) setACL(c *applyCtx, o *mwzookeeper.Op) (mwzookeeper.MWStat, error) {
-	if err := mwzookeeper.ValidatePath(o.Path, false); err != nil {
+	if err := validApplied(o.Path, false, c.format); err != nil {
 		return mwzookeeper.MWStat{}, err
 	}
 	acl, err := mwzookeeper.FixupACL(o.Path, o.ACL, c.auth)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"zablab/mwzookeeper"
-	"zablab/mwzookeeper/wire"
 )
 
 // The replicated message: what a replica proposes through Zab and every
@@ -27,9 +26,11 @@ import (
 // timeout and password for createSession; the expired flag for
 // closeSession; nothing for the rest. (proposer, incarnation, reqno) names
 // the request, so only the proposing run of the proposing replica answers
-// it, also after restarts (A5.2).
+// it, also after restarts (A5.2). Version 4 is version 3's layout; a
+// write of it with a path character beyond U+FFFF is refused at apply,
+// as ZooKeeper refuses it, where version 3 took it (paths.go).
 
-const txnVersion = 3
+const txnVersion = 4
 
 // oldestTxnVersion is the oldest format still read: logs written before
 // ACLs replay as requests without identities, of nodes open to anyone.
@@ -43,10 +44,11 @@ const (
 )
 
 // Limits a decoder checks before it believes a length. A path may be as
-// long as a wire frame can carry (wire.MaxFrame): whatever a client can
-// send must decode at delivery, or its request is never applied.
+// long as a wire frame could ever carry (wire.MaxFrame was 1 MiB + 64 KiB
+// until 2026-11-28): whatever a client could send must decode at
+// delivery, also from an old log, or its request is never applied.
 const (
-	maxPathLen  = wire.MaxFrame
+	maxPathLen  = mwzookeeper.MaxData + 64<<10
 	maxMultiOps = 1 << 16
 	maxPassword = 64
 	maxIDs      = 1 << 10 // identities of a request, entries of an ACL

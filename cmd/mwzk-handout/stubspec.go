@@ -39,6 +39,8 @@ var provided = []string{
 	"Service.setACL", "Service.deleteContainer", "expired", "Service.sweepCandidates",
 	// readonly.go: ZooKeeper's read-only mode answers reads through the student's read
 	"Service.ReadStale", // beyond the sheet
+	// paths.go: which paths a delivered write may have, by its txn format
+	"validApplied",
 }
 
 // stubRewrites are literal replacements in a file's provided text.
@@ -233,8 +235,10 @@ var stubBodies = map[string]string{
 	// Return the path created and the stat.
 	// TODO(A5.5): a sequential node's name ends in the parent's cversion
 	// (mwzookeeper.SequentialName).
-	// TODO(A5.6): record the events NodeCreated (path) and
-	// NodeChildrenChanged (parent) with c.event.
+	// TODO(A5.6): record the events NodeCreated (path, the new node's
+	// acl) and NodeChildrenChanged (parent, the parent's acl) with
+	// c.event: the server sends an event only to sessions that may read
+	// its node.
 	// TODO(A5.7): record the change for undo (c.undo).
 	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: create %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Path)`,
 	"Service.existing": `
@@ -242,21 +246,23 @@ var stubBodies = map[string]string{
 	// the version asked for (-1: any; else ErrBadVersion).
 	return nil, fmt.Errorf("%w: %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, path)`,
 	"Service.delete": `
-	// TODO(A5.1): ZooKeeper's checks in its order: "/" and "/zookeeper"
-	// never go (ErrBadArguments), then the node and its version
-	// (existing), then no children (ErrNotEmpty); deleteNode does the rest.
+	// TODO(A5.1): a valid path (mwzookeeper.ValidatePath), then ZooKeeper's
+	// checks in its order: "/", "/zookeeper", "/zookeeper/quota" and
+	// "/zookeeper/config" never go (ErrBadArguments), then the node and
+	// its version (existing), then no children (ErrNotEmpty); deleteNode
+	// does the rest.
 	return fmt.Errorf("%w: delete %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Path)`,
 	"Service.deleteNode": `
 	// TODO(A5.1): unlink the childless node at path (s.tree.unlink) and
 	// update its parent's cversion and pzxid.
-	// TODO(A5.6): record NodeDeleted (path) and NodeChildrenChanged
-	// (parent).
+	// TODO(A5.6): record NodeDeleted (path, the node's acl) and
+	// NodeChildrenChanged (parent, the parent's acl).
 	// TODO(A5.7): record the change for undo.`,
 	"Service.setData": `
 	// TODO(A5.1): the node with the version asked for (existing), the data
 	// size; replace the data (s.tree.setData), version + 1, mzxid = the
 	// write's zxid, mtime = its time c.ts; return the new stat.
-	// TODO(A5.6): record NodeDataChanged.
+	// TODO(A5.6): record NodeDataChanged (the node's acl).
 	// TODO(A5.7): record the change for undo.
 	return mwzookeeper.MWStat{}, fmt.Errorf("%w: setData %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Path)`,
 	"Service.undo": `

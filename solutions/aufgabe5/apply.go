@@ -187,10 +187,11 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 	return path, n.stat, nil
 }
 
-// existing returns the node at path if it exists with version (-1: any),
-// for a write of txn format format (A5.1).
-func (s *Service) existing(path string, version int32, format byte) (*znode, error) {
-	if err := validApplied(path, false, format); err != nil {
+// existing returns the node at path if it exists with version (-1: any)
+// (A5.1). It runs at apply: the path is judged by the rule of the txn
+// being applied (paths.go).
+func (s *Service) existing(path string, version int32) (*znode, error) {
+	if err := validApplied(path, false, s.ctx.format); err != nil {
 		return nil, err
 	}
 	n := s.tree.get(path)
@@ -225,7 +226,7 @@ func (s *Service) delete(c *applyCtx, o *mwzookeeper.Op) error {
 	if err := mwzookeeper.CheckACL(parent.acl, c.auth, mwzookeeper.PermDelete, parentPath); err != nil {
 		return err
 	}
-	n, err := s.existing(o.Path, -1, c.format)
+	n, err := s.existing(o.Path, -1)
 	if err != nil {
 		return err
 	}

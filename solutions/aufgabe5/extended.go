@@ -104,7 +104,7 @@ func extendedOwner(o *mwzookeeper.Op) int64 {
 // perm on it and it has version (-1: any): NoNode, NoAuth, BadVersion in
 // ZooKeeper's order.
 func (s *Service) permitted(c *applyCtx, path string, version int32, perm mwzookeeper.Perm) (*znode, error) {
-	n, err := s.existing(path, -1, c.format)
+	n, err := s.existing(path, -1)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +128,7 @@ func (s *Service) setACL(c *applyCtx, o *mwzookeeper.Op) (mwzookeeper.MWStat, er
 	if err != nil {
 		return mwzookeeper.MWStat{}, err
 	}
-	n, err := s.existing(o.Path, -1, c.format)
+	n, err := s.existing(o.Path, -1)
 	if err != nil {
 		return mwzookeeper.MWStat{}, err
 	}
