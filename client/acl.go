@@ -56,7 +56,7 @@ func fromZKACL(acl []zk.ACL) []mwzookeeper.ACL {
 // modes (TTL nodes and containers have their own calls).
 func (z *MWZooKeeper) CreateACL(path string, data []byte, mode mwzookeeper.CreateMode, acl []mwzookeeper.ACL) (string, error) {
 	z.async.wait()
-	if err := z.prepare("create", path, mode.IsSequential(), data); err != nil {
+	if err := z.prepareACL(path, mode.IsSequential(), data, acl); err != nil {
 		return "", err
 	}
 	if !mode.Valid() {
@@ -72,7 +72,7 @@ func (z *MWZooKeeper) CreateACL(path string, data []byte, mode mwzookeeper.Creat
 // zookeeper.extendedTypesEnabled=true.
 func (z *MWZooKeeper) CreateTTL(path string, data []byte, mode mwzookeeper.CreateMode, acl []mwzookeeper.ACL, ttl time.Duration) (string, error) {
 	z.async.wait()
-	if err := z.prepare("create", path, mode.IsSequential(), data); err != nil {
+	if err := z.prepareACL(path, mode.IsSequential(), data, acl); err != nil {
 		return "", err
 	}
 	ms := ttl.Milliseconds()
@@ -90,7 +90,7 @@ func (z *MWZooKeeper) CreateTTL(path string, data []byte, mode mwzookeeper.Creat
 // last child is gone (a lock's or a queue's parent).
 func (z *MWZooKeeper) CreateContainer(path string, data []byte, acl []mwzookeeper.ACL) (string, error) {
 	z.async.wait()
-	if err := z.prepare("create", path, false, data); err != nil {
+	if err := z.prepareACL(path, false, data, acl); err != nil {
 		return "", err
 	}
 	name, err := z.conn.CreateContainer(path, data, int32(mwzookeeper.Container), toZKACL(acl))

@@ -51,10 +51,14 @@ func (z *MWZooKeeper) multiRequests(ops []mwzookeeper.Op) ([]any, error) {
 		return nil, fmt.Errorf("multi: no ops: %w", mwzookeeper.ErrBadArguments)
 	}
 	reqs := make([]any, len(ops))
+	total := 0 // the whole multi is one request frame
 	for i, op := range ops {
 		name := op.Op.String()
 		if err := z.prepare(name, op.Path, op.Op != mwzookeeper.OpCheck && op.Mode.IsSequential(), op.Data); err != nil {
 			return nil, fmt.Errorf("multi op %d: %w", i, err)
+		}
+		if total += len(op.Path) + len(op.Data) + frameSlack; fitsFrame("multi", op.Path, total) != nil {
+			return nil, fmt.Errorf("multi op %d: %w", i, fitsFrame("multi", op.Path, total))
 		}
 		switch op.Op {
 		case mwzookeeper.OpCheck:

@@ -40,10 +40,15 @@ func (z *MWZooKeeper) prepare(op, path string, sequential bool, data []byte) err
 		return fmt.Errorf("%s %s: %d bytes of data, at most %d allowed: %w",
 			op, path, len(data), mwzookeeper.MaxData, mwzookeeper.ErrBadArguments)
 	}
-	if n := len(path) + len(data) + frameSlack; n > wire.MaxFrame {
-		// The server, as ZooKeeper, would close the connection.
-		return fmt.Errorf("%s %s: %d bytes of data make a request of about %d bytes, above ZooKeeper's limit of %d (jute.maxbuffer): %w",
-			op, path, len(data), n, wire.MaxFrame, mwzookeeper.ErrBadArguments)
+	return fitsFrame(op, path, len(path)+len(data)+frameSlack)
+}
+
+// fitsFrame refuses a request of about n bytes past ZooKeeper's frame
+// limit: the server, as ZooKeeper, would close the connection.
+func fitsFrame(op, path string, n int) error {
+	if n > wire.MaxFrame {
+		return fmt.Errorf("%s %s: a request of about %d bytes, above ZooKeeper's limit of %d (jute.maxbuffer): %w",
+			op, path, n, wire.MaxFrame, mwzookeeper.ErrBadArguments)
 	}
 	return nil
 }
@@ -51,6 +56,24 @@ func (z *MWZooKeeper) prepare(op, path string, sequential bool, data []byte) err
 // frameSlack is a request's bytes besides its path and data: the header,
 // lengths, version or flags, and an open ACL, rounded up.
 const frameSlack = 128
+
+// aclBytes is what acl adds to a request: each entry's perms and the
+// lengths and bytes of its scheme and id.
+func aclBytes(acl []mwzookeeper.ACL) int {
+	n := 0
+	for _, a := range acl {
+		n += 12 + len(a.ID.Scheme) + len(a.ID.ID)
+	}
+	return n
+}
+
+// prepareACL is prepare for a create with its own ACL.
+func (z *MWZooKeeper) prepareACL(path string, sequential bool, data []byte, acl []mwzookeeper.ACL) error {
+	if err := z.prepare("create", path, sequential, data); err != nil {
+		return err
+	}
+	return fitsFrame("create", path, len(path)+len(data)+frameSlack+aclBytes(acl))
+}
 
 // Create makes a persistent node, or an ephemeral one that dies with the
 // session, and returns its path (the course's create).

@@ -274,53 +274,6 @@ func TestRootSequentialAsZooKeeper(t *testing.T) {
 	}
 }
 
-// rawMultiCreate sends a multi of one create op (header type create, the
-// jute CreateRequest with flags) and describes the reply: the header's
-// error, and each result's type and error (a create2 result is a path and
-// a stat, a create result a path only).
-func rawMultiCreate(r *raw, xid int32, path string, flags int32) string {
-	b := be32(be32(nil, xid), 14) // multi
-	b = append(be32(b, 1), 0)     // MultiHeader{create, done false, -1}
-	b = be32(b, -1)
-	b = be32(jstr(b, path), 0)                     // path, empty data
-	b = be32(b, 1)                                 // one ACL
-	b = jstr(jstr(be32(b, 31), "world"), "anyone") // world:anyone, all
-	b = be32(b, flags)
-	b = be32(append(be32(b, -1), 1), -1) // MultiHeader{-1, true, -1}
-	r.frame(b)
-	var body []byte
-	for {
-		body = r.readFrame()
-		if int32(binary.BigEndian.Uint32(body)) != -1 { // not a watch event
-			break
-		}
-	}
-	out := fmt.Sprintf("header err %d", int32(binary.BigEndian.Uint32(body[12:])))
-	rest := body[16:]
-	for len(rest) >= 9 {
-		typ, done, code := int32(binary.BigEndian.Uint32(rest)), rest[4], int32(binary.BigEndian.Uint32(rest[5:]))
-		rest = rest[9:]
-		if done != 0 {
-			break
-		}
-		switch typ {
-		case -1:
-			out += fmt.Sprintf("; error result %d", int32(binary.BigEndian.Uint32(rest)))
-			rest = rest[4:]
-		case 1, 15:
-			n := int(binary.BigEndian.Uint32(rest))
-			out += fmt.Sprintf("; result type %d err %d path %q", typ, code, rest[4:4+n])
-			rest = rest[4+n:]
-			if typ == 15 {
-				rest = rest[68:] // the stat
-			}
-		default:
-			return out + fmt.Sprintf("; result type %d: not read further", typ)
-		}
-	}
-	return out
-}
-
 // multiCreateFlagsScript: a multi's create op with the container flag
 // (4). ZooKeeper's MultiOperationRecord turns a create op into
 // Op.create(path, data, acl, flags), whose opcode comes from the flags
@@ -338,7 +291,7 @@ func multiCreateFlagsScript(t *testing.T, addrs []string) []string {
 	r := dialAddr(t, addrs[0])
 	r.connect(0, make([]byte, 16), 10000)
 	for i, fl := range []int32{4} {
-		s.note(fmt.Sprintf("multi create /mc%d flags %d", fl, fl), nil, rawMultiCreate(r, int32(10+i), fmt.Sprintf("/mc%d", fl), fl))
+		s.note(fmt.Sprintf("multi create /mc%d flags %d", fl, fl), nil, rawMultiCreate(r, int32(10+i), 1, fmt.Sprintf("/mc%d", fl), fl))
 	}
 	c := zkClient(t, 10*time.Second, addrs[0])
 	ok, _, err := c.Exists("/mc4")
@@ -362,6 +315,143 @@ func TestMultiCreateFlagsAsZooKeeper(t *testing.T) {
 	}
 	want := multiCreateFlagsScript(t, realzk.StartEnsembleT(t, 3, parityFlags...))
 	got := multiCreateFlagsScript(t, startEnsembleWith(t, 3, aufgabe5.New, parityKeys).addrs)
+	sameLines(t, want, got)
+	if t.Failed() || os.Getenv("ZABLAB_DIFFFUZZ_SHOW") != "" {
+		t.Logf("ZooKeeper:\n%s\nours:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
+	}
+}
+
+// rawMultiCreate sends a multi of one create op whose MultiHeader type is
+// typ (1 create, 19 createContainer, 21 createTTL) with the given flags
+// (and a TTL of a minute for createTTL), and describes the reply: the
+// header's error, and each result's type and error (a create2 result is a
+// path and a stat, a create result a path only).
+func rawMultiCreate(r *raw, xid, typ int32, path string, flags int32) string {
+	b := be32(be32(nil, xid), 14) // multi
+	b = append(be32(b, typ), 0)   // MultiHeader{typ, done false, -1}
+	b = be32(b, -1)
+	b = be32(jstr(b, path), 0)
+	b = be32(b, 1)
+	b = jstr(jstr(be32(b, 31), "world"), "anyone")
+	b = be32(b, flags)
+	if typ == 21 {
+		b = be64(b, 60000)
+	}
+	b = be32(append(be32(b, -1), 1), -1)
+	r.frame(b)
+	var body []byte
+	for {
+		body = r.readFrame()
+		if int32(binary.BigEndian.Uint32(body)) != -1 {
+			break
+		}
+	}
+	out := fmt.Sprintf("header err %d", int32(binary.BigEndian.Uint32(body[12:])))
+	rest := body[16:]
+	for len(rest) >= 9 {
+		rt, done, code := int32(binary.BigEndian.Uint32(rest)), rest[4], int32(binary.BigEndian.Uint32(rest[5:]))
+		rest = rest[9:]
+		if done != 0 {
+			break
+		}
+		switch rt {
+		case -1:
+			out += fmt.Sprintf("; error result %d", int32(binary.BigEndian.Uint32(rest)))
+			rest = rest[4:]
+		case 1, 15, 19, 21:
+			n := int(binary.BigEndian.Uint32(rest))
+			out += fmt.Sprintf("; result type %d err %d path %q", rt, code, rest[4:4+n])
+			rest = rest[4+n:]
+			if rt != 1 {
+				rest = rest[68:]
+			}
+		default:
+			return out + fmt.Sprintf("; result type %d: not read further", rt)
+		}
+	}
+	return out
+}
+
+// multiCreateOpsScript sends multis of one create op of each opcode with
+// flags that do not match it, and notes what node each made.
+func multiCreateOpsScript(t *testing.T, addr string) []string {
+	s := &scripter{t: t}
+	r := dialAddr(t, addr)
+	_, sid, _ := r.connect(0, make([]byte, 16), 10000)
+	c := zkClient(t, 10e9, addr)
+	cases := []struct {
+		typ, flags int32
+		path       string
+	}{
+		{19, 0, "/cc0"}, // createContainer op, persistent flags
+		{19, 1, "/cc1"}, // createContainer op, ephemeral flags
+		{21, 4, "/ct4"}, // createTTL op, container flags
+		{21, 0, "/ct0"}, // createTTL op, persistent flags
+	}
+	for i, k := range cases {
+		s.note(fmt.Sprintf("multi op type %d flags %d %s", k.typ, k.flags, k.path), nil,
+			rawMultiCreate(r, int32(10+i), k.typ, k.path, k.flags))
+		ok, st, err := c.Exists(k.path)
+		kind := "none"
+		if ok {
+			switch {
+			case st.EphemeralOwner == 0:
+				kind = "persistent"
+			case st.EphemeralOwner == sid:
+				kind = "ephemeral of the multi's session"
+			case uint64(st.EphemeralOwner) == 0x8000000000000000:
+				kind = "container"
+			default:
+				kind = fmt.Sprintf("owner %#x", uint64(st.EphemeralOwner))
+			}
+		}
+		s.note("  exists "+k.path, err, ok, kind)
+	}
+	return s.out
+}
+
+// TestMultiCreateOpcodesAsZooKeeper: ZooKeeper's MultiOperationRecord
+// rebuilds every create op (create, create2, createContainer, createTTL)
+// with Op.create(..., flags): the opcode comes from the flags, so a
+// createContainer op with flags 0 or 1 makes a plain or ephemeral node
+// and a createTTL op with flags 0 or 4 a plain node or a container.
+func TestMultiCreateOpcodesAsZooKeeper(t *testing.T) {
+	if _, err := realzk.ClassPath(); err != nil {
+		t.Skip(err)
+	}
+	want := multiCreateOpsScript(t, realzk.StartTWith(t, parityFlags...))
+	got := multiCreateOpsScript(t, startA5(t, parityKeys).Addr().String())
+	sameLines(t, want, got)
+	if t.Failed() || os.Getenv("ZABLAB_DIFFFUZZ_SHOW") != "" {
+		t.Logf("ZooKeeper:\n%s\nours:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
+	}
+}
+
+// sysNodesScript creates, then deletes, /zookeeper/quota and
+// /zookeeper/config. ZooKeeper has both nodes from the start (create:
+// NodeExists) and refuses to delete them (BadArguments); so does ours,
+// which does not have them (exists: false, a known difference). Refusing
+// only the delete let a client make a node it could never remove (a
+// review's failing test).
+func sysNodesScript(t *testing.T, addr string) []string {
+	s := &scripter{t: t}
+	c := zkClient(t, 5*time.Second, addr)
+	for _, p := range []string{"/zookeeper/quota", "/zookeeper/config"} {
+		_, err := c.Create(p, nil, 0, zk.WorldACL(zk.PermAll))
+		s.note("create "+p, err)
+		s.note("delete "+p, c.Delete(p, -1))
+	}
+	return s.out
+}
+
+// TestSystemNodesAsZooKeeper: ZooKeeper's two system nodes below
+// /zookeeper can be neither created nor deleted.
+func TestSystemNodesAsZooKeeper(t *testing.T) {
+	if _, err := realzk.ClassPath(); err != nil {
+		t.Skip(err)
+	}
+	want := sysNodesScript(t, realzk.StartT(t))
+	got := sysNodesScript(t, startA5(t, "").Addr().String())
 	sameLines(t, want, got)
 	if t.Failed() || os.Getenv("ZABLAB_DIFFFUZZ_SHOW") != "" {
 		t.Logf("ZooKeeper:\n%s\nours:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))

@@ -115,8 +115,7 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 }
 
 // existing returns the node at path if it exists with version (-1: any)
-// (A5.1). It runs at apply: the path is judged by the rule of the txn
-// being applied (paths.go).
+// (A5.1; paths.go says which paths are valid).
 func (s *Service) existing(path string, version int32) (*znode, error) {
 	// TODO(A5.1): the node at the valid path, if it exists (ErrNoNode) with
 	// the version asked for (-1: any; else ErrBadVersion).

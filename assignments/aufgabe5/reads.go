@@ -85,7 +85,7 @@ func (s *Service) multiRead(req *mwzookeeper.Request) []mwzookeeper.OpResult {
 		sub := &mwzookeeper.Request{Op: o.Op, Session: req.Session, Path: o.Path, Watch: o.Watch, Auth: req.Auth}
 		var sr mwzookeeper.Response
 		var err error
-		if mwzookeeper.ValidatePath(o.Path, false) != nil {
+		if validPath(o.Path, false) != nil {
 			err = fmt.Errorf("%w: %q", mwzookeeper.ErrNoNode, o.Path)
 		} else {
 			err = s.readNode(sub, &sr)

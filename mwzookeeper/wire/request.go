@@ -130,6 +130,23 @@ func decodeCreate(d *decoder, op mw.OpCode, o *mw.Op) {
 	}
 }
 
+// multiCreateOp is the opcode ZooKeeper gives a multi's create op: it
+// rebuilds every one from its flags (Op.create), whatever the header
+// said, so createContainer with flag 0 makes a plain node (a create
+// result, no stat) and create with the container flag a container. TTL
+// flags keep the header's opcode: ZooKeeper answers a create or create2
+// op with them MarshallingError for the whole multi (it cannot cast the
+// record), which is not imitated; the Service refuses the op.
+func multiCreateOp(typ mw.OpCode, mode mw.CreateMode) mw.OpCode {
+	switch {
+	case mode.IsTTL():
+		return typ
+	case mode == mw.Container:
+		return mw.OpCreateContainer
+	}
+	return mw.OpCreate
+}
+
 // decodeMulti reads a MultiOperationRecord: a MultiHeader{type, done, err}
 // before every op and a final one with done set. Every op consumes at least
 // 13 bytes, so the slice stays bounded by the frame. The error names the
@@ -148,12 +165,7 @@ func decodeMulti(d *decoder) ([]mw.Op, *EmptyACLError) {
 		switch typ {
 		case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL:
 			decodeCreate(d, typ, &op)
-			if (typ == mw.OpCreate || typ == mw.OpCreate2) && op.Mode == mw.Container {
-				// ZooKeeper rebuilds a multi's create op from its flags
-				// (Op.create), so the container flag makes a container
-				// here, unlike in a plain create request.
-				op.Op = mw.OpCreateContainer
-			}
+			op.Op = multiCreateOp(typ, op.Mode)
 			if op.ACL == nil && d.err == nil && empty == nil {
 				empty = &EmptyACLError{Op: len(ops), Path: op.Path}
 			}

@@ -140,7 +140,7 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 	if err := checkCreateMode(o); err != nil {
 		return "", none, err
 	}
-	if err := validApplied(o.Path, o.Mode.IsSequential(), c.format); err != nil {
+	if err := validWritePath(o.Path, o.Mode.IsSequential(), c.format); err != nil {
 		return "", none, err
 	}
 	if len(o.Data) > mwzookeeper.MaxData {
@@ -166,6 +166,9 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 	if o.Mode.IsSequential() {
 		path = mwzookeeper.SequentialName(o.Path, parent.stat.Cversion)
 	}
+	if err := systemNode(path, c.format, true); err != nil {
+		return "", none, err
+	}
 	if s.tree.get(path) != nil {
 		return "", none, fmt.Errorf("%w: %q", mwzookeeper.ErrNodeExists, path)
 	}
@@ -188,10 +191,9 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 }
 
 // existing returns the node at path if it exists with version (-1: any)
-// (A5.1). It runs at apply: the path is judged by the rule of the txn
-// being applied (paths.go).
+// (A5.1; paths.go says which paths are valid).
 func (s *Service) existing(path string, version int32) (*znode, error) {
-	if err := validApplied(path, false, s.ctx.format); err != nil {
+	if err := validPath(path, false); err != nil {
 		return nil, err
 	}
 	n := s.tree.get(path)
@@ -211,12 +213,11 @@ func (s *Service) existing(path string, version int32) (*znode, error) {
 // (NoAuth), the node (NoNode), BadVersion, NotEmpty (A5.1; ACLs beyond
 // the sheet).
 func (s *Service) delete(c *applyCtx, o *mwzookeeper.Op) error {
-	if err := validApplied(o.Path, false, c.format); err != nil {
+	if err := validPath(o.Path, false); err != nil {
 		return err
 	}
-	switch o.Path {
-	case "/", zookeeperPath, zookeeperPath + "/quota", zookeeperPath + "/config":
-		return fmt.Errorf("%w: %q cannot be deleted", mwzookeeper.ErrBadArguments, o.Path)
+	if err := systemNode(o.Path, c.format, false); err != nil {
+		return err
 	}
 	parentPath := mwzookeeper.Parent(o.Path)
 	parent := s.tree.get(parentPath)

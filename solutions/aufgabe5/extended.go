@@ -104,6 +104,9 @@ func extendedOwner(o *mwzookeeper.Op) int64 {
 // perm on it and it has version (-1: any): NoNode, NoAuth, BadVersion in
 // ZooKeeper's order.
 func (s *Service) permitted(c *applyCtx, path string, version int32, perm mwzookeeper.Perm) (*znode, error) {
+	if err := validWritePath(path, false, c.format); err != nil { // setData and check
+		return nil, err
+	}
 	n, err := s.existing(path, -1)
 	if err != nil {
 		return nil, err
@@ -121,7 +124,7 @@ func (s *Service) permitted(c *applyCtx, path string, version int32, perm mwzook
 // ADMIN on the node (NoAuth), the ACL version (BadVersion), as ZooKeeper
 // orders them. Only aversion changes in the stat; no watch fires.
 func (s *Service) setACL(c *applyCtx, o *mwzookeeper.Op) (mwzookeeper.MWStat, error) {
-	if err := validApplied(o.Path, false, c.format); err != nil {
+	if err := validWritePath(o.Path, false, c.format); err != nil {
 		return mwzookeeper.MWStat{}, err
 	}
 	acl, err := mwzookeeper.FixupACL(o.Path, o.ACL, c.auth)

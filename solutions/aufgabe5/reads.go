@@ -38,7 +38,7 @@ func (s *Service) read(req *mwzookeeper.Request) *mwzookeeper.Response {
 // readNode answers exists, getData, getChildren(2) and getACL (A5.1;
 // ACLs beyond the sheet).
 func (s *Service) readNode(req *mwzookeeper.Request, r *mwzookeeper.Response) error {
-	if err := mwzookeeper.ValidatePath(req.Path, false); err != nil {
+	if err := validPath(req.Path, false); err != nil {
 		return err
 	}
 	n := s.tree.get(req.Path)
@@ -122,7 +122,7 @@ func (s *Service) multiRead(req *mwzookeeper.Request) []mwzookeeper.OpResult {
 		sub := &mwzookeeper.Request{Op: o.Op, Session: req.Session, Path: o.Path, Watch: o.Watch, Auth: req.Auth}
 		var sr mwzookeeper.Response
 		var err error
-		if mwzookeeper.ValidatePath(o.Path, false) != nil {
+		if validPath(o.Path, false) != nil {
 			err = fmt.Errorf("%w: %q", mwzookeeper.ErrNoNode, o.Path)
 		} else {
 			err = s.readNode(sub, &sr)

@@ -187,7 +187,7 @@ func decodeNode(d *decoder, t *tree, root bool) {
 	case root && path == "/":
 		t.nodes["/"] = n
 		t.dataSize += int64(len(n.data)) // as newTree: the root's name is not counted
-	case root || validApplied(path, false, 0) != nil || path == "/":
+	case root || validPath(path, false) != nil || path == "/":
 		d.fail("node %q out of place", path)
 	case t.nodes[path] != nil || t.nodes[mwzookeeper.Parent(path)] == nil:
 		d.fail("node %q repeated or before its parent", path)
