@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"zablab/internal/svctest"
@@ -11,7 +12,7 @@ import (
 // A5.2: three replicas (MultiZab).
 var replicationTests = []test{
 	{"A5.2", "SameState", 5, "a random mix of writes from sessions on every replica leaves the same tree on every replica", testSameState},
-	{"A5.2", "ReadsLocal", 4, "a read is answered from the replica's own state at once, not after the writes in flight through Zab", testReadsLocal},
+	{"A5.2", "ReadsLocal", 4, "a read is answered from the replica's own state at once, not after the writes in flight through Zab, and shows nothing the replica has not applied", testReadsLocal},
 	{"A5.2", "Sync", 3, "after sync, a read on another replica sees a write answered before", testSync},
 	{"A5.2", "ReadYourWrites", 5, "pipelined requests of a session: each read sees the session's earlier writes", testReadYourWrites},
 	{"A5.2", "StateTransfer", 5, "a replica stopped while more than snapCount writes happen catches up on restart (GetState/SetState)", testStateTransfer},
@@ -96,6 +97,7 @@ func testReadsLocal(c *T) {
 	// Local reads count for A5.2 only on replicated state: replicas that
 	// each run a Zab of their own also answer from their own state.
 	x.sameEverywhere(fmt.Sprintf("the trees of the three replicas after a create on replica %d", i))
+trials:
 	for trial := 1; ; trial++ {
 		var writes []<-chan reply
 		var reqs []*mwzookeeper.Request
@@ -118,12 +120,73 @@ func testReadsLocal(c *T) {
 			last = max(last, w.seq)
 		}
 		if rr.seq < last {
-			return // answered while writes were in flight: read locally
+			break trials // answered while writes were in flight: read locally
 		}
 		if trial == 3 {
 			c.failf(fmt.Sprintf("getData /local by one session while another session's 20 creates were in flight on replica %d (3 tries)", i),
 				"the read answered at once from the replica's state, before the last create",
 				"the read answered after every create: reads seem to go through Zab")
+		}
+	}
+	onlyApplied(c, x)
+}
+
+// onlyApplied reads, one read after the other, on replicas 2 and 3 while
+// a stream of pipelined creates flows through replica 1. Each replica
+// applies Zab's order on its own, so one behind the others answers from
+// the state at its applied zxid: the parent's pzxid (its newest child's
+// creation) is never newer than the read's reply zxid. Replicas that
+// share one state in the process, instead of each applying what Zab
+// delivers to it, show writes they have not applied (a review's hand-in
+// earned 95 of 100 points that way until this check).
+func onlyApplied(c *T, x *ens) {
+	w := x.session(1, longSession)
+	// A replica is behind only now and then: ten rounds, each under a
+	// new parent, read by new sessions (each is answered once its replica
+	// applied it, after the parent's create).
+	for round := range 10 {
+		parent := fmt.Sprintf("/az%d", round)
+		x.create(1, w, parent, "", pers)
+		readers := []int64{0, 0, x.session(2, longSession), x.session(3, longSession)}
+		appliedRound(c, x, w, parent, readers)
+	}
+}
+
+// appliedRound sends 200 pipelined creates under parent through replica
+// 1 and reads parent on replicas 2 and 3, alternately, until they are
+// answered.
+func appliedRound(c *T, x *ens, w int64, parent string, readers []int64) {
+	const n = 200
+	var answered atomic.Int32
+	count := func(*mwzookeeper.Response) { answered.Add(1) }
+	var reqs []*mwzookeeper.Request
+	var chs []<-chan reply
+	for k := 0; k < n; k++ {
+		req := reqCreate(w, fmt.Sprintf("%s/n%d", parent, k), "", pers)
+		reqs = append(reqs, req)
+		chs = append(chs, x.submit(1, req, count))
+	}
+	deadline := time.Now().Add(replyTimeout)
+	for k := 0; answered.Load() < n && time.Now().Before(deadline); k++ {
+		i := 2 + k%2
+		get := reqGet(readers[i], parent)
+		r := x.do(i, get)
+		if sameCode(r.Err, wantConnectionLoss) {
+			continue // the replica looks for a leader: nothing to compare
+		}
+		if r.Err != nil {
+			c.failf(on(get, i), "the node's data and stat", describe(get, r))
+		}
+		// A reply zxid of 0 is A5.1's finding (a read's zxid is the applied one), not this part's.
+		if newest := max(r.Stat.Czxid, r.Stat.Mzxid, r.Stat.Pzxid); r.Zxid != 0 && newest > r.Zxid {
+			c.failf(on(get, i)+" while creates under it flowed through replica 1",
+				fmt.Sprintf("a stat no newer than the reply zxid %#x (the replica's applied zxid)", r.Zxid),
+				fmt.Sprintf("stat %s: a write of zxid %#x the replica had not applied", statText(r.Stat), newest))
+		}
+	}
+	for k, ch := range chs {
+		if r := x.await(1, reqs[k], ch); r.Err != nil {
+			c.failf(on(reqs[k], 1), fmt.Sprintf("the created name %q", reqs[k].Path), describe(reqs[k], r.Response))
 		}
 	}
 }
