@@ -1,14 +1,18 @@
 package server
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	_ "unsafe" // go:linkname
 
 	"github.com/go-zookeeper/zk"
 )
 
-// The requests difffuzz_test.go sends through go-zk's own request queue:
-// its unexported (*Conn).request, the jute records field for field, and
-// ZooKeeper's opcodes.
+// The requests difffuzz_test.go sends through go-zk's own request queue
+// (its unexported (*Conn).request, the jute records field for field,
+// ZooKeeper's opcodes), and how its transcript writes errors, data and
+// ACLs.
 
 //go:linkname fzRequest github.com/go-zookeeper/zk.(*Conn).request
 func fzRequest(c *zk.Conn, opcode int32, req, res any, recvFunc func(fzOpaque, fzOpaque, error)) (int64, error)
@@ -96,3 +100,28 @@ const (
 	fzOpGetAllChildrenNumber = 104
 	fzOpAddWatch             = 106
 )
+
+func fzErr(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	return "ERR " + err.Error()
+}
+
+func fzData(b []byte) string {
+	if b == nil {
+		return "null"
+	}
+	if len(b) > 16 {
+		return fmt.Sprintf("%d bytes", len(b))
+	}
+	return strconv.Quote(string(b))
+}
+
+func fzACLText(acl []zk.ACL) string {
+	var b strings.Builder
+	for _, a := range acl {
+		fmt.Fprintf(&b, "[%d %s:%s]", a.Perms, a.Scheme, a.ID)
+	}
+	return b.String()
+}

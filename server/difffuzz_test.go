@@ -134,31 +134,6 @@ func (f *fzRun) stat(s *zk.Stat) string {
 		f.z(s.Pzxid), times, s.Version, s.Cversion, s.Aversion, owner, s.DataLength, s.NumChildren)
 }
 
-func fzErr(err error) string {
-	if err == nil {
-		return "ok"
-	}
-	return "ERR " + err.Error()
-}
-
-func fzData(b []byte) string {
-	if b == nil {
-		return "null"
-	}
-	if len(b) > 16 {
-		return fmt.Sprintf("%d bytes", len(b))
-	}
-	return strconv.Quote(string(b))
-}
-
-func fzACLText(acl []zk.ACL) string {
-	var b strings.Builder
-	for _, a := range acl {
-		fmt.Fprintf(&b, "[%d %s:%s]", a.Perms, a.Scheme, a.ID)
-	}
-	return b.String()
-}
-
 // path picks a path: mostly below /fz, now and then a sequential node made
 // earlier or one of fzWeird.
 func (f *fzRun) path() string {
@@ -233,54 +208,10 @@ func (f *fzRun) note(format string, args ...any) {
 	f.out = append(f.out, fmt.Sprintf(format, args...))
 }
 
-// step runs one random operation by one client.
-func (f *fzRun) step(n int) (closed bool) {
-	ci := f.rng.Intn(3)
-	c := f.cl[ci].conn
-	who := fmt.Sprintf("#%d c%d", n, ci)
-	op := f.rng.Intn(100)
+// read sends exists, getData or getChildren2 (op: the step's draw, 44..64)
+// with a random path and watch flag.
+func (f *fzRun) read(c *zk.Conn, who string, op int) {
 	switch {
-	case op < 24:
-		p, d, acl, fl := f.path(), f.data(), f.acl(), f.flags()
-		kind := f.rng.Intn(6)
-		ttl := []int64{0, 1, 3600000, -5}[f.rng.Intn(4)]
-		switch kind {
-		case 0, 1:
-			var res fzPath
-			_, err := fzRequest(c, fzOpCreate, &fzCreate{p, d, acl, fl}, &res, nil)
-			f.note("%s create %q %s %s fl=%d: %s %q", who, p, fzData(d), fzACLText(acl), fl, fzErr(err), res.Path)
-			f.seq(fl, err, res.Path)
-		case 2, 3:
-			var res fzCreate2Resp
-			_, err := fzRequest(c, fzOpCreate2, &fzCreate{p, d, acl, fl}, &res, nil)
-			f.note("%s create2 %q %s %s fl=%d: %s %q %s", who, p, fzData(d), fzACLText(acl), fl, fzErr(err), res.Path, f.statIf(err, &res.Stat))
-			f.seq(fl, err, res.Path)
-		case 4:
-			var res fzCreate2Resp
-			_, err := fzRequest(c, fzOpCreateContainer, &fzCreate{p, d, acl, 4}, &res, nil)
-			f.note("%s createContainer %q %s %s: %s %q %s", who, p, fzData(d), fzACLText(acl), fzErr(err), res.Path, f.statIf(err, &res.Stat))
-		case 5:
-			fl := []int32{5, 6, 0, 1}[f.rng.Intn(4)]
-			if ttl < 0 && fl < 5 {
-				// ZooKeeper 3.8.0 takes createTTL with a plain mode and a
-				// negative TTL, and its DataTree then throws applying the
-				// txn (the server shuts down): not a case to compare.
-				ttl = 0
-			}
-			var res fzCreate2Resp
-			_, err := fzRequest(c, fzOpCreateTTL, &fzCreateTTL{p, d, acl, fl, ttl}, &res, nil)
-			f.note("%s createTTL %q %s %s fl=%d ttl=%d: %s %q %s", who, p, fzData(d), fzACLText(acl), fl, ttl, fzErr(err), res.Path, f.statIf(err, &res.Stat))
-			f.seq(fl, err, res.Path)
-		}
-	case op < 34:
-		p, v := f.path(), f.version()
-		_, err := fzRequest(c, fzOpDelete, &fzDelete{p, v}, &fzEmpty{}, nil)
-		f.note("%s delete %q v=%d: %s", who, p, v, fzErr(err))
-	case op < 44:
-		p, d, v := f.path(), f.data(), f.version()
-		var res fzStat
-		_, err := fzRequest(c, fzOpSetData, &fzSetData{p, d, v}, &res, nil)
-		f.note("%s setData %q %s v=%d: %s %s", who, p, fzData(d), v, fzErr(err), f.statIf(err, &res.Stat))
 	case op < 51:
 		p, w := f.path(), f.rng.Intn(2) == 0
 		var res fzStat
@@ -297,6 +228,65 @@ func (f *fzRun) step(n int) (closed bool) {
 		_, err := fzRequest(c, fzOpGetChildren2, &fzPathWatch{p, w}, &res, nil)
 		slices.Sort(res.Children)
 		f.note("%s getChildren2 %q w=%v: %s %q %s", who, p, w, fzErr(err), res.Children, f.statIf(err, &res.Stat))
+	}
+}
+
+// create sends one of the create calls (create, create2,
+// createContainer, createTTL) with random path, data, ACL and flags.
+func (f *fzRun) create(c *zk.Conn, who string) {
+	p, d, acl, fl := f.path(), f.data(), f.acl(), f.flags()
+	kind := f.rng.Intn(6)
+	ttl := []int64{0, 1, 3600000, -5}[f.rng.Intn(4)]
+	switch kind {
+	case 0, 1:
+		var res fzPath
+		_, err := fzRequest(c, fzOpCreate, &fzCreate{p, d, acl, fl}, &res, nil)
+		f.note("%s create %q %s %s fl=%d: %s %q", who, p, fzData(d), fzACLText(acl), fl, fzErr(err), res.Path)
+		f.seq(fl, err, res.Path)
+	case 2, 3:
+		var res fzCreate2Resp
+		_, err := fzRequest(c, fzOpCreate2, &fzCreate{p, d, acl, fl}, &res, nil)
+		f.note("%s create2 %q %s %s fl=%d: %s %q %s", who, p, fzData(d), fzACLText(acl), fl, fzErr(err), res.Path, f.statIf(err, &res.Stat))
+		f.seq(fl, err, res.Path)
+	case 4:
+		var res fzCreate2Resp
+		_, err := fzRequest(c, fzOpCreateContainer, &fzCreate{p, d, acl, 4}, &res, nil)
+		f.note("%s createContainer %q %s %s: %s %q %s", who, p, fzData(d), fzACLText(acl), fzErr(err), res.Path, f.statIf(err, &res.Stat))
+	case 5:
+		fl := []int32{5, 6, 0, 1}[f.rng.Intn(4)]
+		if ttl < 0 && fl < 5 {
+			// ZooKeeper 3.8.0 takes createTTL with a plain mode and a
+			// negative TTL, and its DataTree then throws applying the
+			// txn (the server shuts down): not a case to compare.
+			ttl = 0
+		}
+		var res fzCreate2Resp
+		_, err := fzRequest(c, fzOpCreateTTL, &fzCreateTTL{p, d, acl, fl, ttl}, &res, nil)
+		f.note("%s createTTL %q %s %s fl=%d ttl=%d: %s %q %s", who, p, fzData(d), fzACLText(acl), fl, ttl, fzErr(err), res.Path, f.statIf(err, &res.Stat))
+		f.seq(fl, err, res.Path)
+	}
+}
+
+// step runs one random operation by one client.
+func (f *fzRun) step(n int) (closed bool) {
+	ci := f.rng.Intn(3)
+	c := f.cl[ci].conn
+	who := fmt.Sprintf("#%d c%d", n, ci)
+	op := f.rng.Intn(100)
+	switch {
+	case op < 24:
+		f.create(c, who)
+	case op < 34:
+		p, v := f.path(), f.version()
+		_, err := fzRequest(c, fzOpDelete, &fzDelete{p, v}, &fzEmpty{}, nil)
+		f.note("%s delete %q v=%d: %s", who, p, v, fzErr(err))
+	case op < 44:
+		p, d, v := f.path(), f.data(), f.version()
+		var res fzStat
+		_, err := fzRequest(c, fzOpSetData, &fzSetData{p, d, v}, &res, nil)
+		f.note("%s setData %q %s v=%d: %s %s", who, p, fzData(d), v, fzErr(err), f.statIf(err, &res.Stat))
+	case op < 65:
+		f.read(c, who, op)
 	case op < 74:
 		f.multi(who, c)
 	case op < 77:
