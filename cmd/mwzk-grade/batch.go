@@ -256,11 +256,35 @@ func reportNote(r *Report) string {
 				n = "stuck in " + where
 			}
 		}
+	case "graded":
+		n = crashNote(r.Problems)
 	}
 	if r := []rune(n); len(r) > 200 {
 		n = string(r[:197]) + "..." // whole characters: the note is UTF-8 text
 	}
 	return n
+}
+
+// crashNote is the note of a graded run that ended early: out of memory,
+// or a suite that never started its tests (a panic in an init), with the
+// first line that says why; "" for a run that ended normally.
+func crashNote(problems []string) string {
+	for _, p := range problems {
+		if i := strings.Index(p, outOfMemory); i >= 0 {
+			return p[i:]
+		}
+	}
+	for i, p := range problems {
+		if strings.HasSuffix(p, noManifest) {
+			for _, q := range problems[i+1:] {
+				if !strings.Contains(q, "no signed result") {
+					return "the tests never started: " + q
+				}
+			}
+			return "the tests never started"
+		}
+	}
+	return ""
 }
 
 // writeGradebook writes one line per submission.

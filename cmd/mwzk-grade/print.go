@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"zablab/mwzookeeper/conformance"
@@ -69,6 +70,10 @@ func printReport(w io.Writer, rep *Report) {
 }
 
 func printFailures(w io.Writer, rep *Report) {
+	if rep.NeverStarted() && len(rep.Compile) == 0 {
+		fmt.Fprintf(w, "\nNo test ran: the suite ended before its first test (the problems below say why).\n")
+		return
+	}
 	header := false
 	var notStarted []string
 	for _, p := range rep.Parts {
@@ -144,4 +149,11 @@ func (rep *Report) GradedDir() string {
 		return rep.Dir
 	}
 	return gradedDir
+}
+
+// NeverStarted says whether no test of the grading ran: the code did not
+// compile, or the suite ended before its first test. Then a list of every
+// test with a command to replay it says nothing.
+func (r *Report) NeverStarted() bool {
+	return len(r.Compile) > 0 || slices.ContainsFunc(r.Problems, func(p string) bool { return strings.HasSuffix(p, noManifest) })
 }

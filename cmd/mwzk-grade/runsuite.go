@@ -22,6 +22,11 @@ import (
 	"zablab/mwzookeeper/conformance"
 )
 
+// noManifest is the problem of a run whose suite never said which tests
+// it would run: it ended before its first test (a panic in an init, out
+// of memory at start).
+const noManifest = "the suite sent no signed manifest: no test result counts"
+
 // sealEnv tells the suite the result pipe's descriptors (ExtraFiles).
 const sealEnv = gradeseal.EnvVar + "=3,4"
 
@@ -232,7 +237,7 @@ func (r *run) finish(ctx context.Context, part string) {
 	var ee *exec.ExitError
 	r.timedOut = ctx.Err() != nil || goTimedOut && errors.As(r.exitErr, &ee) && ee.ExitCode() == 2
 	if r.manifest == nil {
-		r.problems = append(r.problems, "the suite sent no signed manifest: no test result counts")
+		r.problems = append(r.problems, noManifest)
 		return
 	}
 	want := map[string]bool{}

@@ -178,4 +178,19 @@ func TestSandboxCapsMemory(t *testing.T) {
 	if !strings.Contains(problems, "ran out of memory") || !strings.Contains(problems, "512 MiB") {
 		t.Errorf("the report does not say the run ran out of its 512 MiB:\n%s", problems)
 	}
+	// Where the memory went, in the student's code, not the runtime's
+	// frames; the gradebook's note says it too, and the report lists no
+	// test with a command to replay it, since none ran (an instructor's
+	// trial).
+	if !strings.Contains(problems, "hoard.go:") {
+		t.Errorf("the report does not name the graded code's frame (hoard.go):\n%s", problems)
+	}
+	if n := reportNote(rep); !strings.HasPrefix(n, "the run ran out of memory") {
+		t.Errorf("gradebook note %q, want the out-of-memory problem", n)
+	}
+	var text strings.Builder
+	printReport(&text, rep)
+	if !strings.Contains(text.String(), "No test ran") || strings.Contains(text.String(), "Tests that earned no points") {
+		t.Errorf("the report lists tests that never ran:\n%s", text.String())
+	}
 }

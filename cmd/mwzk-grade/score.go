@@ -184,6 +184,24 @@ func worse(a, b string) string {
 	return a
 }
 
+// outOfMemory starts the problem of a run that hit the sandbox's cap.
+const outOfMemory = "the run ran out of memory"
+
+// gradedFrameIn names the first frame of the graded code on the stacks
+// Go printed (", in init.0 (leak.go:9)"), "" if none: the runtime's own
+// frames come first and say nothing about where the memory went.
+func gradedFrameIn(lines []string) string {
+	graded := "zablab/" + strings.TrimSuffix(gradedDir, "/") + "."
+	for i, l := range lines {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, graded) {
+			if f := frameOf(strings.TrimPrefix(t, graded), lines, i); f != "" {
+				return ", in " + f
+			}
+		}
+	}
+	return ""
+}
+
 // otherProblems are the lines of a run outside every test that explain a
 // run that did not finish (panic, timeout).
 func otherProblems(r *run) []string {
@@ -206,7 +224,8 @@ func otherProblems(r *run) []string {
 			continue
 		}
 		if r.memCap > 0 && strings.HasPrefix(l, "fatal error:") && strings.Contains(l, "out of memory") {
-			out = append(out, fmt.Sprintf("the run ran out of memory: the sandbox gives the suite and the graded code %d MiB (a leak, or a queue without bound?)", r.memCap>>20))
+			out = append(out, fmt.Sprintf("%s: the sandbox gives the suite and the graded code %d MiB (a leak, or a queue without bound?)%s",
+				outOfMemory, r.memCap>>20, gradedFrameIn(r.other)))
 		}
 		out = append(out, l)
 		if len(out) == 20 {

@@ -157,3 +157,24 @@ func TestSilentEndIsReported(t *testing.T) {
 		}
 	}
 }
+
+// TestCrashNote: the gradebook's note of a graded run that ended early
+// says why: out of memory, or the first line after "no manifest" (a
+// panic in an init); nothing for a run that ended normally.
+func TestCrashNote(t *testing.T) {
+	for _, c := range []struct {
+		problems []string
+		want     string
+	}{
+		{[]string{noManifest, "panic: boom in init"}, "the tests never started: panic: boom in init"},
+		{[]string{noManifest, outOfMemory + ": the sandbox gives 2048 MiB, in init.0 (leak.go:9)", "fatal error: runtime: out of memory"},
+			outOfMemory + ": the sandbox gives 2048 MiB, in init.0 (leak.go:9)"},
+		{[]string{"run 2: " + outOfMemory + ": x"}, outOfMemory + ": x"},
+		{[]string{"no signed result (did not finish): A5.1/Session"}, ""},
+		{nil, ""},
+	} {
+		if got := crashNote(c.problems); got != c.want {
+			t.Errorf("crashNote(%q) = %q, want %q", c.problems, got, c.want)
+		}
+	}
+}
