@@ -80,7 +80,12 @@ func usageText() string {
 func (s *Shell) dispatch(w io.Writer, args []string) (quit bool, path string, err error) {
 	cmd, ok := commands[args[0]]
 	if !ok {
-		return false, "", usageError(usageText() + "Command not found: " + args[0])
+		hint := ""
+		if first, _, split := strings.Cut(args[0], " "); split && commands[first].usage != "" {
+			// mwzk-cli "get -s /a": one argument where the shell wants words.
+			hint = fmt.Sprintf(" (give the command and its arguments as separate words: %s)", args[0])
+		}
+		return false, "", usageError(usageText() + "Command not found: " + args[0] + hint)
 	}
 	if args[0] == "quit" || args[0] == "exit" {
 		return true, "", nil

@@ -136,6 +136,11 @@ func TestTranscript(t *testing.T) {
 		!strings.Contains(out.String(), "\tget [-s] [-w] path\n") {
 		t.Errorf("unknown command: %v, printed\n%s", err, out)
 	}
+	// mwzk-cli "get -s /a" arrives as one word (an instructor's trial).
+	out.Reset()
+	if _, err := sh.Exec(`"get -s /a"`); err == nil || !strings.Contains(out.String(), "as separate words") {
+		t.Errorf("a command in one word: %v, printed\n%s", err, out)
+	}
 }
 
 func TestWatchesPrinted(t *testing.T) {
