@@ -41,6 +41,8 @@ func (c *applyCtx) reset(cookie zab.TxnCookie, session int64) {
 	// TODO(A5.1): start the context of a new delivery: its zxid
 	// (cookie.Zxid), its session, no undo records, no events, and its time
 	// c.ts in ms, which create and setData give to ctime and mtime.
+	// (applyRequest sets c.auth and c.format from the delivered txn: the
+	// provided ACL and path checks read them.)
 	// TODO(A5.4): that time is the leader's timestamp of the cookie
 	// (cookie.Timestamp, ns), never the local clock: the replicas' clocks
 	// differ, the cookie is the same everywhere.
@@ -62,7 +64,9 @@ func (s *Service) applyRequest(t *txn, cookie zab.TxnCookie) mwzookeeper.Respons
 	// exist (ErrSessionExpired), then by t.op: a tree operation with
 	// applyOp(t.rec), a session with applyCreateSession or
 	// applyCloseSession. The Response carries the zxid. Decide from the
-	// request, the tree and the cookie only.
+	// request, the tree and the cookie only. Set c.auth = t.auth and
+	// c.format = t.version after the reset: nodeACL, permitted and the
+	// path checks of paths.go judge by them.
 	// TODO(A5.2): a session moved to another replica by a reconnect
 	// (sess.owner, set and not t.proposer) fails the writes still sent
 	// through its old replica with ErrSessionMoved; the leader's expiry
@@ -96,9 +100,11 @@ func (s *Service) applyOp(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.M
 // A5.3, sequential nodes; ACLs, containers and TTL nodes beyond the sheet).
 func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MWStat, error) {
 	// TODO(A5.1): ZooKeeper's checks, in its order: the mode (Container
-	// and TTL modes: ErrUnimplemented), the path (mwzookeeper.ValidatePath),
-	// the data size (mwzookeeper.MaxData), an ephemeral node's session, the
-	// parent (ErrNoNode), the name (ErrNodeExists), an ephemeral parent
+	// and TTL modes: ErrUnimplemented), the path (validWritePath with
+	// c.format: mwzookeeper.ValidatePath for new writes), the data size
+	// (mwzookeeper.MaxData), an ephemeral node's session (ErrBadArguments
+	// without one), the node's ACL (nodeACL), the parent (ErrNoNode), the
+	// name (systemNode, then ErrNodeExists), an ephemeral parent
 	// (ErrNoChildrenForEphemerals). Then link the new node (s.tree.link)
 	// with its stat: czxid = mzxid = pzxid = the write's zxid, ctime =
 	// mtime = the write's time c.ts, an ephemeral node's owner is its
@@ -107,9 +113,10 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 	// TODO(A5.5): a sequential node's name ends in the parent's cversion
 	// (mwzookeeper.SequentialName).
 	// TODO(A5.6): record the events NodeCreated (path, the new node's
-	// acl) and NodeChildrenChanged (parent, the parent's acl) with
-	// c.event: the server sends an event only to sessions that may read
-	// its node.
+	// acl from nodeACL) and NodeChildrenChanged (parent, the parent's acl)
+	// with c.event: the server sends an event only to sessions that may
+	// read its node (nil: to every watcher; never the request's own
+	// o.ACL, which nodeACL first fixes up).
 	// TODO(A5.7): record the change for undo (c.undo).
 	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.create: %q", mwzookeeper.ErrUnimplemented, o.Path)
 }
@@ -117,8 +124,9 @@ func (s *Service) create(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MW
 // existing returns the node at path if it exists with version (-1: any)
 // (A5.1; paths.go says which paths are valid).
 func (s *Service) existing(path string, version int32) (*znode, error) {
-	// TODO(A5.1): the node at the valid path, if it exists (ErrNoNode) with
-	// the version asked for (-1: any; else ErrBadVersion).
+	// TODO(A5.1): the node at path, which must be valid (validPath:
+	// ErrBadArguments), if it exists (ErrNoNode) with the version asked
+	// for (-1: any; else ErrBadVersion).
 	return nil, fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.existing: %q", mwzookeeper.ErrUnimplemented, path)
 }
 
@@ -129,11 +137,11 @@ func (s *Service) existing(path string, version int32) (*znode, error) {
 // (NoAuth), the node (NoNode), BadVersion, NotEmpty (A5.1; ACLs beyond
 // the sheet).
 func (s *Service) delete(c *applyCtx, o *mwzookeeper.Op) error {
-	// TODO(A5.1): a valid path (mwzookeeper.ValidatePath), then ZooKeeper's
-	// checks in its order: "/", "/zookeeper", "/zookeeper/quota" and
-	// "/zookeeper/config" never go (ErrBadArguments), then the node and
-	// its version (existing), then no children (ErrNotEmpty); deleteNode
-	// does the rest.
+	// TODO(A5.1): a valid path (validPath), then ZooKeeper's checks in its
+	// order: "/" and "/zookeeper" never go, nor (systemNode, by c.format)
+	// "/zookeeper/quota" and "/zookeeper/config" (ErrBadArguments), then
+	// the node and its version (existing), then no children (ErrNotEmpty);
+	// deleteNode does the rest.
 	return fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.delete: %q", mwzookeeper.ErrUnimplemented, o.Path)
 }
 
@@ -150,8 +158,9 @@ func (s *Service) deleteNode(c *applyCtx, path string) {
 // setData replaces a node's data: version++, mzxid and mtime (A5.1, A5.6, A5.7);
 // it needs WRITE on the node (beyond the sheet).
 func (s *Service) setData(c *applyCtx, o *mwzookeeper.Op) (mwzookeeper.MWStat, error) {
-	// TODO(A5.1): the node with the version asked for (existing), the data
-	// size; replace the data (s.tree.setData), version + 1, mzxid = the
+	// TODO(A5.1): the node with the version asked for (permitted, with
+	// mwzookeeper.PermWrite: it also checks the path by c.format and the
+	// node's ACL), the data size; replace the data (s.tree.setData), version + 1, mzxid = the
 	// write's zxid, mtime = its time c.ts; return the new stat.
 	// TODO(A5.6): record NodeDataChanged (the node's acl).
 	// TODO(A5.7): record the change for undo.

@@ -194,6 +194,8 @@ var stubBodies = map[string]string{
 	// TODO(A5.1): start the context of a new delivery: its zxid
 	// (cookie.Zxid), its session, no undo records, no events, and its time
 	// c.ts in ms, which create and setData give to ctime and mtime.
+	// (applyRequest sets c.auth and c.format from the delivered txn: the
+	// provided ACL and path checks read them.)
 	// TODO(A5.4): that time is the leader's timestamp of the cookie
 	// (cookie.Timestamp, ns), never the local clock: the replicas' clocks
 	// differ, the cookie is the same everywhere.`,
@@ -204,7 +206,9 @@ var stubBodies = map[string]string{
 	// exist (ErrSessionExpired), then by t.op: a tree operation with
 	// applyOp(t.rec), a session with applyCreateSession or
 	// applyCloseSession. The Response carries the zxid. Decide from the
-	// request, the tree and the cookie only.
+	// request, the tree and the cookie only. Set c.auth = t.auth and
+	// c.format = t.version after the reset: nodeACL, permitted and the
+	// path checks of paths.go judge by them.
 	// TODO(A5.2): a session moved to another replica by a reconnect
 	// (sess.owner, set and not t.proposer) fails the writes still sent
 	// through its old replica with ErrSessionMoved; the leader's expiry
@@ -225,9 +229,11 @@ var stubBodies = map[string]string{
 	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Op)`,
 	"Service.create": `
 	// TODO(A5.1): ZooKeeper's checks, in its order: the mode (Container
-	// and TTL modes: ErrUnimplemented), the path (mwzookeeper.ValidatePath),
-	// the data size (mwzookeeper.MaxData), an ephemeral node's session, the
-	// parent (ErrNoNode), the name (ErrNodeExists), an ephemeral parent
+	// and TTL modes: ErrUnimplemented), the path (validWritePath with
+	// c.format: mwzookeeper.ValidatePath for new writes), the data size
+	// (mwzookeeper.MaxData), an ephemeral node's session (ErrBadArguments
+	// without one), the node's ACL (nodeACL), the parent (ErrNoNode), the
+	// name (systemNode, then ErrNodeExists), an ephemeral parent
 	// (ErrNoChildrenForEphemerals). Then link the new node (s.tree.link)
 	// with its stat: czxid = mzxid = pzxid = the write's zxid, ctime =
 	// mtime = the write's time c.ts, an ephemeral node's owner is its
@@ -236,21 +242,23 @@ var stubBodies = map[string]string{
 	// TODO(A5.5): a sequential node's name ends in the parent's cversion
 	// (mwzookeeper.SequentialName).
 	// TODO(A5.6): record the events NodeCreated (path, the new node's
-	// acl) and NodeChildrenChanged (parent, the parent's acl) with
-	// c.event: the server sends an event only to sessions that may read
-	// its node.
+	// acl from nodeACL) and NodeChildrenChanged (parent, the parent's acl)
+	// with c.event: the server sends an event only to sessions that may
+	// read its node (nil: to every watcher; never the request's own
+	// o.ACL, which nodeACL first fixes up).
 	// TODO(A5.7): record the change for undo (c.undo).
 	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: create %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Path)`,
 	"Service.existing": `
-	// TODO(A5.1): the node at the valid path, if it exists (ErrNoNode) with
-	// the version asked for (-1: any; else ErrBadVersion).
+	// TODO(A5.1): the node at path, which must be valid (validPath:
+	// ErrBadArguments), if it exists (ErrNoNode) with the version asked
+	// for (-1: any; else ErrBadVersion).
 	return nil, fmt.Errorf("%w: %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, path)`,
 	"Service.delete": `
-	// TODO(A5.1): a valid path (mwzookeeper.ValidatePath), then ZooKeeper's
-	// checks in its order: "/", "/zookeeper", "/zookeeper/quota" and
-	// "/zookeeper/config" never go (ErrBadArguments), then the node and
-	// its version (existing), then no children (ErrNotEmpty); deleteNode
-	// does the rest.
+	// TODO(A5.1): a valid path (validPath), then ZooKeeper's checks in its
+	// order: "/" and "/zookeeper" never go, nor (systemNode, by c.format)
+	// "/zookeeper/quota" and "/zookeeper/config" (ErrBadArguments), then
+	// the node and its version (existing), then no children (ErrNotEmpty);
+	// deleteNode does the rest.
 	return fmt.Errorf("%w: delete %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Path)`,
 	"Service.deleteNode": `
 	// TODO(A5.1): unlink the childless node at path (s.tree.unlink) and
@@ -259,8 +267,9 @@ var stubBodies = map[string]string{
 	// NodeChildrenChanged (parent, the parent's acl).
 	// TODO(A5.7): record the change for undo.`,
 	"Service.setData": `
-	// TODO(A5.1): the node with the version asked for (existing), the data
-	// size; replace the data (s.tree.setData), version + 1, mzxid = the
+	// TODO(A5.1): the node with the version asked for (permitted, with
+	// mwzookeeper.PermWrite: it also checks the path by c.format and the
+	// node's ACL), the data size; replace the data (s.tree.setData), version + 1, mzxid = the
 	// write's zxid, mtime = its time c.ts; return the new stat.
 	// TODO(A5.6): record NodeDataChanged (the node's acl).
 	// TODO(A5.7): record the change for undo.

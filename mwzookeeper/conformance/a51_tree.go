@@ -70,6 +70,11 @@ func testErrorCodes(c *T) {
 			step{reqSet(s, p, "", -1), wantErr(wantBadArguments)},
 			step{reqDelete(s, p, -1), wantErr(wantBadArguments)})
 	}
+	// ZooKeeper's own nodes never go (a student's delete without the check
+	// took /zookeeper and still earned every point).
+	for _, p := range []string{"/", "/zookeeper"} {
+		steps = append(steps, step{reqDelete(s, p, -1), wantErr(wantBadArguments)})
+	}
 	// Nothing of the failed requests may have changed the tree.
 	steps = append(steps, step{reqChildren(s, "/"), wantChildren("e", "eph")},
 		step{reqChildren(s, "/e"), wantChildren("k")}, step{reqGet(s, "/e"), wantData("x", 1)})
