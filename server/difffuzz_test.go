@@ -504,23 +504,6 @@ func fzAlike(w, g string) bool {
 	return false
 }
 
-// alikeLines is sameLines with fzAlike.
-func alikeLines(t *testing.T, want, got []string) {
-	t.Helper()
-	for i := range max(len(want), len(got)) {
-		var w, g string
-		if i < len(want) {
-			w = want[i]
-		}
-		if i < len(got) {
-			g = got[i]
-		}
-		if !fzAlike(w, g) {
-			t.Errorf("line %d:\n\tZooKeeper: %s\n\tours:      %s", i+1, w, g)
-		}
-	}
-}
-
 // fzEnvInt reads a whole number from the environment, def if unset.
 func fzEnvInt(t *testing.T, key string, def int64) int64 {
 	s := os.Getenv(key)
@@ -564,18 +547,12 @@ func TestDiffFuzzAsZooKeeper(t *testing.T) {
 			if os.Getenv("ZABLAB_DIFFFUZZ_SHOW") != "" {
 				t.Logf("ZooKeeper:\n%s\nours:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
 			}
-			for i := range max(len(want), len(got)) {
-				var w, g string
-				if i < len(want) {
-					w = want[i]
-				}
-				if i < len(got) {
-					g = got[i]
-				}
+			for i, p := range linePairs(want, got) {
+				w, g := p[0], p[1]
 				if fzAlike(w, g) {
 					continue
 				}
-				ctx := strings.Join(want[max(0, i-8):i], "\n\t")
+				ctx := strings.Join(want[max(0, i-8):min(i, len(want))], "\n\t")
 				t.Fatalf("seed %d: transcripts differ at line %d (replay: ZABLAB_DIFFFUZZ_SEED=%d ZABLAB_DIFFFUZZ_OPS=%d go test -run 'TestDiffFuzzAsZooKeeper' ./server/)\n"+
 					"before, alike:\n\t%s\nZooKeeper: %s\nours:      %s", seed, i+1, seed, ops, ctx, w, g)
 			}

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -132,16 +133,45 @@ func zabLogLevel() string {
 // Apache ZooKeeper gave (want) for the same script.
 func sameLines(t *testing.T, want, got []string) {
 	t.Helper()
-	for i := range max(len(want), len(got)) {
-		var w, g string
+	linesAlike(t, want, got, func(w, g string) bool { return w == g })
+}
+
+// linesAlike is sameLines with alike deciding whether two lines agree.
+func linesAlike(t *testing.T, want, got []string, alike func(w, g string) bool) {
+	t.Helper()
+	for i, p := range linePairs(want, got) {
+		if !alike(p[0], p[1]) {
+			t.Errorf("line %d:\n\tZooKeeper: %s\n\tours:      %s", i+1, p[0], p[1])
+		}
+	}
+}
+
+// linePairs pairs the lines of want and got by index, "" past the end of
+// the shorter one.
+func linePairs(want, got []string) [][2]string {
+	pairs := make([][2]string, max(len(want), len(got)))
+	for i := range pairs {
 		if i < len(want) {
-			w = want[i]
+			pairs[i][0] = want[i]
 		}
 		if i < len(got) {
-			g = got[i]
+			pairs[i][1] = got[i]
 		}
-		if w != g {
-			t.Errorf("line %d:\n\tZooKeeper: %s\n\tours:      %s", i+1, w, g)
-		}
+	}
+	return pairs
+}
+
+// againstZooKeeper compares got with ZooKeeper's want line by line
+// (alike: nil for equal lines) and logs both transcripts when they differ
+// or ZABLAB_DIFFFUZZ_SHOW is set.
+func againstZooKeeper(t *testing.T, want, got []string, alike func(w, g string) bool) {
+	t.Helper()
+	if alike == nil {
+		sameLines(t, want, got)
+	} else {
+		linesAlike(t, want, got, alike)
+	}
+	if t.Failed() || os.Getenv("ZABLAB_DIFFFUZZ_SHOW") != "" {
+		t.Logf("ZooKeeper:\n%s\nours:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
 	}
 }

@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/binary"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -88,10 +87,7 @@ func TestCheckOrderAsZooKeeper(t *testing.T) {
 	}
 	want := checkOrderScript(t, realzk.StartT(t))
 	got := checkOrderScript(t, startA5(t, "").Addr().String())
-	alikeLines(t, want, got)
-	if t.Failed() || os.Getenv("ZABLAB_DIFFFUZZ_SHOW") != "" {
-		t.Logf("ZooKeeper:\n%s\nours:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
-	}
+	againstZooKeeper(t, want, got, fzAlike)
 }
 
 // frameLimitScript sets data of sizes around ZooKeeper's jute.maxbuffer
@@ -124,10 +120,7 @@ func TestFrameLimitAsZooKeeper(t *testing.T) {
 	}
 	want := frameLimitScript(t, realzk.StartT(t))
 	got := frameLimitScript(t, startA5(t, "").Addr().String())
-	sameLines(t, want, got)
-	if t.Failed() || os.Getenv("ZABLAB_DIFFFUZZ_SHOW") != "" {
-		t.Logf("ZooKeeper:\n%s\nours:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
-	}
+	againstZooKeeper(t, want, got, nil)
 }
 
 // fzWatcher is a go-zk session whose watch events are noted in order.
@@ -224,10 +217,7 @@ func TestWatchEventsNeedReadAsZooKeeper(t *testing.T) {
 	}
 	want := watchACLScript(t, realzk.StartT(t))
 	got := watchACLScript(t, startA5(t, "").Addr().String())
-	sameLines(t, want, got)
-	if t.Failed() || os.Getenv("ZABLAB_DIFFFUZZ_SHOW") != "" {
-		t.Logf("ZooKeeper:\n%s\nours:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
-	}
+	againstZooKeeper(t, want, got, nil)
 }
 
 // rootSeqScript creates sequential nodes at the root and below a fresh
@@ -268,10 +258,7 @@ func TestRootSequentialAsZooKeeper(t *testing.T) {
 	}
 	want := rootSeqScript(t, realzk.StartT(t))
 	got := rootSeqScript(t, startA5(t, "").Addr().String())
-	sameLines(t, want, got)
-	if t.Failed() || os.Getenv("ZABLAB_DIFFFUZZ_SHOW") != "" {
-		t.Logf("ZooKeeper:\n%s\nours:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
-	}
+	againstZooKeeper(t, want, got, nil)
 }
 
 // multiCreateFlagsScript: a multi's create op with the container flag
@@ -315,10 +302,7 @@ func TestMultiCreateFlagsAsZooKeeper(t *testing.T) {
 	}
 	want := multiCreateFlagsScript(t, realzk.StartEnsembleT(t, 3, parityFlags...))
 	got := multiCreateFlagsScript(t, startEnsembleWith(t, 3, aufgabe5.New, parityKeys).addrs)
-	sameLines(t, want, got)
-	if t.Failed() || os.Getenv("ZABLAB_DIFFFUZZ_SHOW") != "" {
-		t.Logf("ZooKeeper:\n%s\nours:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
-	}
+	againstZooKeeper(t, want, got, nil)
 }
 
 // rawMultiCreate sends a multi of one create op whose MultiHeader type is
@@ -421,10 +405,7 @@ func TestMultiCreateOpcodesAsZooKeeper(t *testing.T) {
 	}
 	want := multiCreateOpsScript(t, realzk.StartTWith(t, parityFlags...))
 	got := multiCreateOpsScript(t, startA5(t, parityKeys).Addr().String())
-	sameLines(t, want, got)
-	if t.Failed() || os.Getenv("ZABLAB_DIFFFUZZ_SHOW") != "" {
-		t.Logf("ZooKeeper:\n%s\nours:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
-	}
+	againstZooKeeper(t, want, got, nil)
 }
 
 // sysNodesScript creates, then deletes, /zookeeper/quota and
@@ -452,8 +433,5 @@ func TestSystemNodesAsZooKeeper(t *testing.T) {
 	}
 	want := sysNodesScript(t, realzk.StartT(t))
 	got := sysNodesScript(t, startA5(t, "").Addr().String())
-	sameLines(t, want, got)
-	if t.Failed() || os.Getenv("ZABLAB_DIFFFUZZ_SHOW") != "" {
-		t.Logf("ZooKeeper:\n%s\nours:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
-	}
+	againstZooKeeper(t, want, got, nil)
 }

@@ -70,7 +70,9 @@ func unskew(h mwzookeeper.Host) {
 		return
 	}
 	go func() {
-		for end := time.Now().Add(40 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Microsecond) {
+		tick := time.NewTicker(200 * time.Microsecond)
+		defer tick.Stop()
+		for end := time.Now().Add(40 * time.Second); time.Now().Before(end); <-tick.C {
 			sk.SetSkew(0)
 		}
 	}()

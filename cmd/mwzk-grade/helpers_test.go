@@ -175,3 +175,13 @@ func readFile(t *testing.T, file string) string {
 	}
 	return string(b)
 }
+
+// needSandbox skips t where this machine cannot build the sandbox (user
+// namespaces not allowed, not Linux), saying why and what t needs it for;
+// CI has it, as it has every tool the tests need.
+func needSandbox(t *testing.T, what string) {
+	t.Helper()
+	if err := sandboxCheck(); err != nil {
+		t.Skipf("no sandbox on this machine (%v): %s", err, what)
+	}
+}

@@ -55,9 +55,7 @@ func testPagesProbe(c *T) {
 // on every run (a variant that was to draw one did not always).
 func TestOnlyVouchedPagesAreLinked(t *testing.T) {
 	root := testRoot(t, false)
-	if err := sandboxCheck(); err != nil {
-		t.Skipf("no sandbox on this machine (%v)", err)
-	}
+	needSandbox(t, "the pages come out of a sandboxed run")
 	extra := t.TempDir()
 	if err := os.WriteFile(filepath.Join(extra, "pages_probe.go"), []byte(pagesProbe), 0o644); err != nil {
 		t.Fatal(err)

@@ -43,9 +43,7 @@ func init() {
 // --no-sandbox) does both, which shows the probe works.
 func TestSandboxKeepsGradedCodeIn(t *testing.T) {
 	root := testRoot(t, false)
-	if err := sandboxCheck(); err != nil {
-		t.Skipf("no sandbox on this machine (%v): the grader refuses hand-ins here without --no-sandbox", err)
-	}
+	needSandbox(t, "the grader refuses hand-ins here without --no-sandbox")
 	for _, c := range []struct {
 		name      string
 		noSandbox bool
@@ -160,9 +158,7 @@ func init() {
 // stopped at the sandbox's cap, and the report says so and names the cap.
 func TestSandboxCapsMemory(t *testing.T) {
 	root := testRoot(t, false)
-	if err := sandboxCheck(); err != nil {
-		t.Skipf("no sandbox on this machine (%v)", err)
-	}
+	needSandbox(t, "the memory cap is the sandbox's")
 	saved := jailMemory
 	defer func() { jailMemory = saved }()
 	jailMemory = 512 << 20 // the suite itself needs under 128 MiB

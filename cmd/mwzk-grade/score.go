@@ -191,10 +191,9 @@ const outOfMemory = "the run ran out of memory"
 // Go printed (", in init.0 (leak.go:9)"), "" if none: the runtime's own
 // frames come first and say nothing about where the memory went.
 func gradedFrameIn(lines []string) string {
-	graded := "zablab/" + strings.TrimSuffix(gradedDir, "/") + "."
 	for i, l := range lines {
-		if t := strings.TrimSpace(l); strings.HasPrefix(t, graded) {
-			if f := frameOf(strings.TrimPrefix(t, graded), lines, i); f != "" {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, gradedFramePrefix) {
+			if f := frameOf(strings.TrimPrefix(t, gradedFramePrefix), lines, i); f != "" {
 				return ", in " + f
 			}
 		}

@@ -20,6 +20,10 @@ func suiteTimeout(left time.Duration) time.Duration {
 	return left - min(left/10, 15*time.Second)
 }
 
+// gradedFramePrefix starts a stack frame of the graded package's code
+// ("zablab/assignments/aufgabe5.(*Service).Start(...)").
+var gradedFramePrefix = "zablab/" + strings.TrimSuffix(gradedDir, "/") + "."
+
 // goTimeoutPrefix starts the line Go's testing package panics with.
 const goTimeoutPrefix = "panic: test timed out after "
 
@@ -34,7 +38,6 @@ type stuckReport struct {
 func findStuck(lines []string) (s stuckReport, ok bool) {
 	inRunning := false
 	seen := map[string]bool{}
-	graded := "zablab/" + strings.TrimSuffix(gradedDir, "/") + "."
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		switch {
@@ -49,8 +52,8 @@ func findStuck(lines []string) (s stuckReport, ok bool) {
 			}
 		case inRunning && t == "":
 			inRunning = false
-		case ok && strings.HasPrefix(t, graded):
-			f := frameOf(strings.TrimPrefix(t, graded), lines, i)
+		case ok && strings.HasPrefix(t, gradedFramePrefix):
+			f := frameOf(strings.TrimPrefix(t, gradedFramePrefix), lines, i)
 			if f != "" && !seen[f] && len(s.frames) < 8 {
 				seen[f] = true
 				s.frames = append(s.frames, f)
