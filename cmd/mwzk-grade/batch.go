@@ -257,7 +257,7 @@ func reportNote(r *Report) string {
 			}
 		}
 	case "graded":
-		n = crashNote(r.Problems)
+		n = crashNote(r)
 	}
 	if r := []rune(n); len(r) > 200 {
 		n = string(r[:197]) + "..." // whole characters: the note is UTF-8 text
@@ -268,11 +268,15 @@ func reportNote(r *Report) string {
 // crashNote is the note of a graded run that ended early: out of memory,
 // or a suite that never started its tests (a panic in an init), with the
 // first line that says why; "" for a run that ended normally.
-func crashNote(problems []string) string {
+func crashNote(r *Report) string {
+	problems := r.Problems
 	for _, p := range problems {
 		if i := strings.Index(p, outOfMemory); i >= 0 {
 			return p[i:]
 		}
+	}
+	if !r.NeverStarted() {
+		return ""
 	}
 	for i, p := range problems {
 		if strings.HasSuffix(p, noManifest) {

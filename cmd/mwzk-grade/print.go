@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"zablab/mwzookeeper/conformance"
@@ -152,8 +151,29 @@ func (rep *Report) GradedDir() string {
 }
 
 // NeverStarted says whether no test of the grading ran: the code did not
-// compile, or the suite ended before its first test. Then a list of every
-// test with a command to replay it says nothing.
+// compile, or the suite ended before its first test in every run (one
+// such run of several leaves the others' failures to show). Then a list
+// of every test with a command to replay it says nothing.
 func (r *Report) NeverStarted() bool {
-	return len(r.Compile) > 0 || slices.ContainsFunc(r.Problems, func(p string) bool { return strings.HasSuffix(p, noManifest) })
+	if len(r.Compile) > 0 {
+		return true
+	}
+	n := 0
+	for _, p := range r.Problems {
+		if strings.HasSuffix(p, noManifest) {
+			n++
+		}
+	}
+	return n > 0 && n >= r.runsMade()
+}
+
+// runsMade is how many runs of the suite the grade folds: every test
+// counts them (fewer than Repeat when the time ran out).
+func (r *Report) runsMade() int {
+	for _, p := range r.Parts {
+		for _, t := range p.Tests {
+			return t.Runs
+		}
+	}
+	return max(r.Repeat, 1)
 }

@@ -173,7 +173,7 @@ func TestCrashNote(t *testing.T) {
 		{[]string{"no signed result (did not finish): A5.1/Session"}, ""},
 		{nil, ""},
 	} {
-		if got := crashNote(c.problems); got != c.want {
+		if got := crashNote(&Report{Problems: c.problems, Repeat: 1}); got != c.want {
 			t.Errorf("crashNote(%q) = %q, want %q", c.problems, got, c.want)
 		}
 	}

@@ -9,14 +9,13 @@ import (
 	"testing"
 )
 
-// TestRev6OneRunWithoutManifestHidesTheOthersFailures: with --repeat 2,
-// run 1 runs every test (one fails) and run 2 ends before its manifest
-// (killed at its start by the grader's clock, or out of memory at start).
-// Tests did run, and the report must still list the failing test of run
-// 1; NeverStarted looks only for a problem ending in noManifest, so the
-// "run 2: " one makes make grade, report.html and the gradebook's note say
-// that no test ran at all and hide the failure.
-func TestRev6OneRunWithoutManifestHidesTheOthersFailures(t *testing.T) {
+// TestOneRunWithoutManifestKeepsTheOthersFailures: with --repeat 2, run 1
+// runs every test (one fails) and run 2 ends before its manifest (out of
+// memory at its start, say). Tests did run, so the report must still list
+// run 1's failing test. When one "run 2: " problem ending in noManifest
+// was enough, make grade, report.html and the gradebook's note said that
+// no test ran at all and hid the failure (a review's failing test).
+func TestOneRunWithoutManifestKeepsTheOthersFailures(t *testing.T) {
 	const name = "A5.1/Session"
 	r1 := &run{
 		manifest: []manifestTest{{Part: "A5.1", Name: "Session", Points: 3}},
