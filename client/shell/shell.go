@@ -123,12 +123,16 @@ func (s *Shell) Prompt() string {
 	return fmt.Sprintf("[mwzk: %s(%s) %d] ", where, state, s.count)
 }
 
+// maxLine is the longest command line Run reads: a node's data and room
+// for the command and path.
+const maxLine = mwzookeeper.MaxData + 4096
+
 // Run executes the commands read from in, one per line, until the input
 // ends or a quit. With prompt set it prints the prompt before each line.
 // It returns ErrFailed if any command failed.
 func (s *Shell) Run(in io.Reader, prompt bool) error {
 	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), mwzookeeper.MaxData+4096)
+	sc.Buffer(make([]byte, 64*1024), maxLine)
 	failed := false
 	for {
 		if prompt {
@@ -145,7 +149,10 @@ func (s *Shell) Run(in io.Reader, prompt bool) error {
 			break
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return fmt.Errorf("shell: reading commands: a line longer than %d bytes (a node holds at most %d bytes of data): %w",
+			maxLine, mwzookeeper.MaxData, err)
+	} else if err != nil {
 		return fmt.Errorf("shell: reading commands: %w", err)
 	}
 	if failed {

@@ -226,6 +226,12 @@ func TestRun(t *testing.T) {
 	if strings.Contains(out.String(), "late") || !strings.Contains(out.String(), "(CONNECTED) 3] ") {
 		t.Fatalf("script output:\n%s", out)
 	}
+	// A line longer than any command (an operator's 1.1 MB set) ends the
+	// script with an error that says so, not a bare exit status.
+	long := "set " + r + " " + strings.Repeat("y", 1100<<10) + "\n"
+	if err := sh.Run(strings.NewReader(long), false); err == nil || !strings.Contains(err.Error(), "a line longer than") {
+		t.Fatalf("a script with a 1.1 MB line: %v, want an error naming the line's length", err)
+	}
 }
 
 // TestRepeatedWatchesPrintOnce: a watch left twice (get -w twice, then

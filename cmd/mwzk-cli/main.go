@@ -10,6 +10,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -83,6 +84,9 @@ func run(args []string) int {
 		return 0
 	}
 	if err := sh.Run(os.Stdin, isTerminal(os.Stdin)); err != nil {
+		if !errors.Is(err, shell.ErrFailed) { // a failed command has said why
+			fmt.Fprintf(os.Stderr, "mwzk-cli: %v\n", err)
+		}
 		return 1
 	}
 	return 0

@@ -30,8 +30,8 @@ const gradedDir = "assignments/aufgabe5/"
 const (
 	maxFileSize  = 4 << 20
 	maxTotalSize = 64 << 20
-	maxNameSize  = 4096 // Linux's PATH_MAX
-	maxEntries   = 10000
+	maxNameSize  = 4096   // Linux's PATH_MAX
+	maxEntries   = 100000 // a zipped checkout with its .git may hold thousands of loose objects
 )
 
 // submission is what is graded: the non-test Go files of an

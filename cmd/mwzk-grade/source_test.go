@@ -199,7 +199,7 @@ func TestGraderVersionInAHandout(t *testing.T) {
 // each compresses ~1000:1, and every name was held in memory (the entries,
 // then Ignored, then grade.json and report.html): a 113 KB upload made the
 // grader hold 80 MiB before any time limit ran (a review). Names now
-// count, one is at most 4096 bytes, and an archive has at most 10,000
+// count, one is at most 4096 bytes, and an archive has at most 100,000
 // entries.
 func TestLongNamesAndManyEntriesAreRefused(t *testing.T) {
 	root := testRoot(t, false)
@@ -224,7 +224,7 @@ func TestLongNamesAndManyEntriesAreRefused(t *testing.T) {
 	}
 	file = filepath.Join(t.TempDir(), "mallory.tar.gz")
 	writeTarGz(t, file, many)
-	if _, err := loadSubmission(file, ""); !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "more than 10000 entries") {
+	if _, err := loadSubmission(file, ""); !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "more than 100000 entries") {
 		t.Errorf("an archive of %d entries: %v; want refused, naming the limit", len(many), err)
 	}
 }
