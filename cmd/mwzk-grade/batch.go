@@ -43,6 +43,7 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 	}
 	fmt.Fprintf(log, "mwzk-grade: %d submissions in %s, %d at once, %v each at most; reports to %s\n",
 		len(items), o.submissions, o.jobs, o.timeout, o.out)
+	warmCache(ctx, root, log)
 	var mu sync.Mutex
 	done := 0
 	work := make(chan int)

@@ -188,6 +188,7 @@ func gradeOne(ctx context.Context, root string, o options, stdout io.Writer) err
 	if o.pictures, o.picturesBase, err = picturesDir(o.jsonFile()); err != nil {
 		return err
 	}
+	warmCache(ctx, root, stdout)
 	rep, gerr := gradeSubmission(ctx, root, o, sub, stdout)
 	if rep != nil {
 		tidyPictures(rep, o.pictures)
