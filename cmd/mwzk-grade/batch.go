@@ -252,6 +252,9 @@ func reportNote(r *Report) string {
 		}
 	case "timeout":
 		n = "time ran out"
+		if slices.Contains(r.Problems, noCompile) {
+			n = "time ran out while the code was compiled"
+		}
 		for _, p := range r.Problems {
 			if _, where, ok := strings.Cut(p, "(a call that never returns?): "); ok {
 				n = "stuck in " + where

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 )
 
 // Limits on what a run keeps of the test binary's output. A hand-in that
@@ -134,4 +135,44 @@ func (r *run) noteCuts() {
 	if r.droppedEvents > 0 {
 		r.other = append(r.other, fmt.Sprintf("… %d event(s) of further tests dropped (more than %d test names)", r.droppedEvents, maxTests))
 	}
+}
+
+// lineCut passes at most n bytes of each line to w and, at the line's end,
+// how many it dropped: one line of megabytes (a compiler message) keeps
+// its start instead of vanishing in headTail's cut.
+type lineCut struct {
+	w       io.Writer
+	n       int
+	line    int // bytes of the current line seen
+	dropped int // of them, not passed on
+}
+
+func (c *lineCut) Write(p []byte) (int, error) {
+	total := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		seg := p
+		if i >= 0 {
+			seg = p[:i]
+		}
+		keep := min(max(c.n-c.line, 0), len(seg))
+		c.w.Write(seg[:keep])
+		c.line += len(seg)
+		c.dropped += len(seg) - keep
+		if i < 0 {
+			break
+		}
+		c.flush()
+		c.w.Write([]byte{'\n'})
+		p = p[i+1:]
+	}
+	return total, nil
+}
+
+// flush ends the current line's cut: the note of what was dropped.
+func (c *lineCut) flush() {
+	if c.dropped > 0 {
+		fmt.Fprintf(c.w, " … (%d bytes more)", c.dropped)
+	}
+	c.line, c.dropped = 0, 0
 }

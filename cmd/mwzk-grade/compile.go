@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,12 +8,42 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // errCompile says the submission's code does not build.
 var errCompile = errors.New("the submission does not compile")
+
+// errCompileTime: the time limit ran out while the code was compiled.
+var errCompileTime = errors.New(noCompile)
+
+// noCompile is the problem of a grading whose compile did not finish: no
+// test ran (NeverStarted).
+const noCompile = "the code did not finish compiling within the time limit: no test ran"
+
+// What a compile's output keeps: the compiler stops after ten errors, so
+// only a hand-in that makes one message huge meets these.
+const (
+	compileHead = 64 << 10
+	compileTail = 16 << 10
+	compileLine = 2 << 10
+)
+
+// compilerCrash is a first line for a compile that died rather than
+// reported errors: under the memory cap, Go's compiler stops with "out of
+// memory" or (go1.26, seen) a SIGSEGV in its garbage collector.
+func compilerCrash(msg string) string {
+	switch {
+	case strings.Contains(msg, "out of memory") || strings.Contains(msg, "cannot allocate memory"):
+		return fmt.Sprintf("the compile ran out of memory: the grader gives the compiler %d MiB\n", jailMemory>>20)
+	case strings.Contains(msg, "SIGSEGV") || strings.Contains(msg, "fatal error: "):
+		return fmt.Sprintf("the compiler crashed, most likely out of memory: the grader gives the compiler %d MiB\n", jailMemory>>20)
+	}
+	return ""
+}
 
 // graderTestFile is the grader's test file in gradedDir: it runs the suite.
 const graderTestFile = "conformance_test.go"
@@ -31,22 +60,27 @@ const suitePkg = "./" + gradedDir
 // files as the hand-in has them.
 func compileSuite(ctx context.Context, t *tree, sub *submission) (string, error) {
 	bin := filepath.Join(t.dir, "conformance.test")
-	cmd := exec.CommandContext(ctx, "go", "test", "-c", "-trimpath", "-vet=off", "-tags", "mwzk_extra", "-o", bin, suitePkg)
+	cmd := memoryCapped(ctx, "go", "test", "-c", "-trimpath", "-vet=off", "-tags", "mwzk_extra", "-o", bin, suitePkg)
 	cmd.Dir = t.dir
 	// Static (no cgo): the sandbox's root has none of the host's libraries.
 	cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
 	inGroup(cmd)
 	cmd.Cancel = func() error { killGroup(cmd); return nil }
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	// The compiler's messages are the hand-in's to shape (a type whose
+	// text doubles with each nested call: 48 MiB from 301 bytes), so only
+	// their start and end are kept, and each line cut.
+	out := &headTail{head: compileHead, tail: compileTail}
+	cut := &lineCut{w: out, n: compileLine}
+	cmd.Stdout, cmd.Stderr = cut, cut
 	err := cmd.Run()
 	killGroup(cmd)
 	if ctx.Err() != nil {
-		return "", ctx.Err()
+		return "", fmt.Errorf("%w: %w", errCompileTime, ctx.Err())
 	}
 	if err != nil {
+		cut.flush()
 		msg := strings.TrimSpace(strings.ReplaceAll(out.String(), t.dir+"/", ""))
-		return "", fmt.Errorf("%w:\n%s", errCompile, inHandIn(msg, sub))
+		return "", fmt.Errorf("%w:\n%s", errCompile, inHandIn(compilerCrash(msg)+msg, sub))
 	}
 	if _, err := os.Stat(bin); err != nil {
 		// go test -c writes nothing, and says nothing, for a package
@@ -118,4 +152,42 @@ func warmCache(ctx context.Context, root string, log io.Writer) {
 		fmt.Fprintf(log, "mwzk-grade: compiled the suite's %d packages into the build cache in %v (once, outside any hand-in's time)\n",
 			len(pkgs), d.Round(time.Second))
 	}
+}
+
+// limitArg makes mwzk-grade cap its memory and become the command after
+// it: the compile's wrapper, whose RLIMIT_DATA go's compile and link
+// inherit. A static array of 16 GiB in 60 bytes of a hand-in otherwise
+// makes the compiler on the grader's host ask the machine for 16 GiB.
+const limitArg = "__mwzk-grade-limit"
+
+// memoryCapped is name with args under the sandbox's memory cap
+// (jailMemory), through mwzk-grade's own binary; where that cannot be (not
+// Linux, no own binary), the command alone.
+func memoryCapped(ctx context.Context, name string, args ...string) *exec.Cmd {
+	self, err := os.Executable()
+	if err != nil || runtime.GOOS != "linux" || jailMemory <= 0 {
+		return exec.CommandContext(ctx, name, args...)
+	}
+	return exec.CommandContext(ctx, self, append([]string{limitArg, strconv.FormatInt(jailMemory, 10), name}, args...)...)
+}
+
+// limitMain is mwzk-grade started with limitArg: BYTES COMMAND [ARG...].
+func limitMain(args []string) int {
+	if len(args) < 2 {
+		fmt.Fprintf(os.Stderr, "mwzk-grade: usage: %s BYTES COMMAND [ARG...]\n", limitArg)
+		return 2
+	}
+	n, err := strconv.ParseInt(args[0], 10, 64)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "mwzk-grade: %s: bad byte count %q\n", limitArg, args[0])
+		return 2
+	}
+	path, err := exec.LookPath(args[1])
+	if err == nil {
+		if err = limitMemory(n); err == nil {
+			err = execLimited(path, args[1:], os.Environ())
+		}
+	}
+	fmt.Fprintf(os.Stderr, "mwzk-grade: run %s with %d MiB: %v\n", args[1], n>>20, err)
+	return 1
 }

@@ -99,6 +99,9 @@ func gradeSubmission(ctx context.Context, root string, o options, sub *submissio
 	case errors.Is(err, errTimeout):
 		rep.Status = "timeout"
 		rep.Problems = append(rep.Problems, fmt.Sprintf("grading did not finish within %v", o.timeout))
+		if errors.Is(err, errCompileTime) {
+			rep.Problems = append(rep.Problems, noCompile)
+		}
 	default:
 		return rep, err
 	}

@@ -43,7 +43,7 @@ code{background:#f0f0f0;padding:0 .2em}
 {{range .Parts}}<tr><td>{{.ID}}</td><td>{{.Score.Earned}} / {{.Score.Possible}}</td>
 <td><span class="bar"><i style="width:{{pct .Score}}%"></i></span></td><td>{{.Title}}</td></tr>
 {{end}}</table>
-{{if .NeverStarted}}<p>No test ran{{if not .Compile}}: the suite ended before its first test (the problems below say why){{end}}.</p>{{else}}
+{{if .NeverStarted}}<p>No test ran{{if not .Compile}} (the problems below say why){{end}}.</p>{{else}}
 {{$rep := .}}{{range $p := .Parts}}{{range .Tests}}{{if ne .Status "pass"}}
 <div class="test {{.Status}}"><b>{{$p.ID}}/{{.Name}}</b> ({{.Points}} points{{if .Extra}}, hidden test{{end}}): {{.Status}}{{if gt .Runs 1}}, passed {{.Passes}} of {{.Runs}} runs{{end}}
 <pre>{{range .Failure}}{{.}}

@@ -50,6 +50,9 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == sandboxArg {
 		os.Exit(sandboxMain(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == limitArg {
+		os.Exit(limitMain(os.Args[2:]))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := mainErr(ctx, os.Args[1:], os.Stdout)
 	stop()

@@ -20,3 +20,5 @@ func enterJail(jail) error { return errNotLinux }
 func execInJail(string, []string, []string) error { return errNotLinux }
 
 func limitMemory(int64) error { return errNotLinux }
+
+func execLimited(string, []string, []string) error { return errNotLinux }
