@@ -46,8 +46,8 @@ fmt-check:
 vet:
 	$(GO) vet $(PKGS)
 
-clean: ## remove what the targets write: bin/, peers' data, grades, test temp folders
-	rm -rf bin data testdata/data handout grades grade.json grade-A5.*.json grade-pictures grade-A5.*-pictures .testtmp
+clean: ## remove what the targets write: bin/, peers' data, make grade's files, test temp folders (a class's grades/ stays)
+	rm -rf bin data testdata/data handout grade.json grade-A5.*.json grade-pictures grade-A5.*-pictures .testtmp
 
 properties-golden: ## regenerate properties/testdata goldens with java.util.Properties (needs a JDK)
 	cd properties/testdata/gen && javac -d . GoldenGen.java && java -cp . GoldenGen ..

@@ -9,8 +9,11 @@ REF        ?=
 EXTRA      ?=
 RUN        ?=
 NO_SANDBOX ?=
+# q quotes a make variable's value as one shell word: paths from course
+# platforms hold spaces and apostrophes ("Dave O'Brien_1234_…").
+q = '$(subst ','\'',$(1))'
 # Only the flags given: make echoes the command, and empty continuation lines read as noise.
-GRADE_FLAGS = $(if $(PART), --part $(PART))$(if $(SUBMISSION), --submission $(SUBMISSION))$(if $(REF), --ref $(REF))$(if $(EXTRA), --extra $(EXTRA))$(if $(GRADE_JSON), --json $(GRADE_JSON))$(if $(NO_SANDBOX), --no-sandbox)
+GRADE_FLAGS = $(if $(PART), --part $(PART))$(if $(SUBMISSION), --submission $(call q,$(SUBMISSION)))$(if $(REF), --ref $(call q,$(REF)))$(if $(EXTRA), --extra $(call q,$(EXTRA)))$(if $(GRADE_JSON), --json $(call q,$(GRADE_JSON)))$(if $(NO_SANDBOX), --no-sandbox)
 GRADE_DIR   = ./$(if $(filter solution,$(IMPL)),solutions,assignments)/aufgabe5/
 
 grade: ## points per part: make grade [SUBMISSION=hand-in.tar.gz|folder|repo [REF=tag]] [PART=A5.2] [REPEAT=n] [NO_SANDBOX=1]

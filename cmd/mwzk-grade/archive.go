@@ -26,6 +26,16 @@ func tarGzEntries(file string) ([]entry, error) {
 	return tarEntries(file, zr)
 }
 
+// tarFileEntries reads a plain (not compressed) tar archive, as tarGzEntries.
+func tarFileEntries(file string) ([]entry, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("submission %s: %w", file, err)
+	}
+	defer f.Close()
+	return tarEntries(file, f)
+}
+
 func tarEntries(origin string, r io.Reader) ([]entry, error) {
 	tr := tar.NewReader(r)
 	var ents []entry

@@ -106,8 +106,10 @@ func statusCounts(items []batchItem) string {
 	return strings.Join(parts, ", ")
 }
 
-// listSubmissions lists the folder's entries: archives, folders and
-// repositories, in name order; other files are skipped.
+// listSubmissions lists the folder's entries, in name order, but hidden
+// ones: archives, folders and repositories, and any other file too, so
+// that an upload of a kind the grader does not read (a .rar) is a refused
+// row of the gradebook rather than a student missing from it.
 func listSubmissions(dir string) ([]batchItem, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -118,9 +120,6 @@ func listSubmissions(dir string) ([]batchItem, error) {
 	for _, de := range des {
 		n := de.Name()
 		if strings.HasPrefix(n, ".") {
-			continue
-		}
-		if !de.IsDir() && !strings.HasSuffix(n, ".tar.gz") && !strings.HasSuffix(n, ".tgz") && !strings.HasSuffix(n, ".zip") {
 			continue
 		}
 		name := submissionName(n)
@@ -136,7 +135,7 @@ func listSubmissions(dir string) ([]batchItem, error) {
 		items = append(items, batchItem{name: name, path: filepath.Join(dir, n)})
 	}
 	if len(items) == 0 {
-		return nil, fmt.Errorf("--submissions %s: no archives (.tar.gz, .tgz, .zip), folders or repositories in it", dir)
+		return nil, fmt.Errorf("--submissions %s: nothing in it (archives %s, folders or repositories)", dir, archiveKinds)
 	}
 	return items, nil
 }
@@ -179,7 +178,7 @@ func refusedReport(root string, o options, it *batchItem, err error) *Report {
 	rep := &Report{Submission: it.name, Origin: it.path, Status: "refused", Repeat: o.repeat, Part: o.part,
 		Grader: graderVersion(root), GoVersion: goVersion()}
 	rep.Problems = []string{strings.TrimPrefix(err.Error(), errRefused.Error()+": ")}
-	rep.GraderTree, _ = graderTreeHash(root, o.extra)
+	rep.GraderTree, _ = graderTreeHash(root, o.extra, o.leave()...)
 	score(rep, nil, o.part)
 	return rep
 }
@@ -193,7 +192,7 @@ func upToDate(root string, o options, dir string, sub *submission) (*Report, boo
 		// An unconfined grade is graded again once a sandbox can be had.
 		return nil, false
 	}
-	h, err := graderTreeHash(root, o.extra)
+	h, err := graderTreeHash(root, o.extra, o.leave()...)
 	return old, err == nil && h == old.GraderTree
 }
 

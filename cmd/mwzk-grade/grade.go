@@ -83,7 +83,7 @@ func gradeSubmission(ctx context.Context, root string, o options, sub *submissio
 	}
 	slices.Sort(rep.Files) // two gradings' grade.json compare line by line
 	defer func() { rep.Seconds = time.Since(start).Round(10 * time.Millisecond).Seconds() }()
-	if rep.GraderTree, err = graderTreeHash(root, o.extra); err != nil {
+	if rep.GraderTree, err = graderTreeHash(root, o.extra, o.leave()...); err != nil {
 		return nil, fmt.Errorf("hash the grader's files in %s: %w", root, err)
 	}
 	err = gradeInTree(ctx, root, o, sub, rep, log)
@@ -119,7 +119,7 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 	if err != nil {
 		return err
 	}
-	t, err := buildTree(root, sub, o.extra)
+	t, err := buildTree(root, sub, o.extra, o.leave()...)
 	if err != nil {
 		return err
 	}

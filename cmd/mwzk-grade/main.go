@@ -167,6 +167,12 @@ func (o *options) check() error {
 	return nil
 }
 
+// leave are the paths of hand-ins and reports, which are not the
+// grader's files even where they sit in its checkout (graderFiles).
+func (o options) leave() []string {
+	return []string{o.submissions, o.out, o.submission}
+}
+
 // gradeOne grades the checkout's own code or one --submission, prints the
 // report and writes grade.json. A refused submission, one that does not
 // compile or does not finish is an error (exit 1) after its report.
@@ -263,11 +269,23 @@ func (o *options) replayCommand() string {
 	case o.variant != "":
 		return "make grade-variant V=" + strings.TrimSuffix(filepath.Base(o.variant), ".diff")
 	case o.submission != "" && o.ref != "":
-		return fmt.Sprintf("make grade SUBMISSION=%s REF=%s", o.submission, o.ref)
+		return fmt.Sprintf("make grade SUBMISSION=%s REF=%s", shellWord(o.submission), shellWord(o.ref))
 	case o.submission != "":
-		return "make grade SUBMISSION=" + o.submission
+		return "make grade SUBMISSION=" + shellWord(o.submission)
 	case o.impl == "solution":
 		return "make grade IMPL=solution"
 	}
 	return "make grade"
+}
+
+// shellWord quotes s for a shell where it is more than a plain word: a
+// course platform names its folders "Dave Miller_1234_assignsubmission_file_".
+func shellWord(s string) string {
+	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./:@%+=,-", r))
+	}) < 0
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
 
 // TestReplayCommandOfABatchOrAReplayNamesTheHandIn: make grade-all and
 // mwzk-grade --replay load a hand-in themselves, with --submission empty;
@@ -16,5 +20,34 @@ func TestReplayCommandOfABatchOrAReplayNamesTheHandIn(t *testing.T) {
 	rep := options{impl: "assignment", replay: "grades/ada/grade.json"}.forHandIn("repos/ada", "v1")
 	if got, want := rep.replayCommand(), "make grade SUBMISSION=repos/ada REF=v1"; got != want {
 		t.Errorf("mwzk-grade --replay of hand-in ada: replay command %q, want %q", got, want)
+	}
+}
+
+// TestReplayCommandWithSpacesRunsAsIs: a course platform names a hand-in's
+// folder "Dave Miller_1234_assignsubmission_file_"; the replay command a
+// failing test prints, pasted into a shell, reaches mwzk-grade with that
+// path as one argument (make grade split it: "unexpected argument").
+func TestReplayCommandWithSpacesRunsAsIs(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not on PATH")
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "hand-ins/Dave O'Miller_1234_assignsubmission_file_"
+	o := options{impl: "assignment"}.forHandIn(path, "")
+	cmd := o.replayCommand()
+	out, err := exec.Command("sh", "-c", "cd "+shellWord(root)+" && "+strings.Replace(cmd, "make grade", "make -n grade", 1)).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", cmd, err, out)
+	}
+	run := exec.Command("sh", "-c", "printf '%s\\n' "+strings.TrimPrefix(firstLineWith(string(out), "--submission"), "go run ./cmd/mwzk-grade"))
+	args, err := run.Output()
+	if err != nil {
+		t.Fatalf("the make line %q: %v", firstLineWith(string(out), "--submission"), err)
+	}
+	if !strings.Contains(string(args), "\n"+path+"\n") {
+		t.Errorf("%s passes mwzk-grade these arguments, one per line:\n%s\nwant %q as one", cmd, args, path)
 	}
 }

@@ -106,12 +106,19 @@ func loadSubmission(p, ref string) (*submission, error) {
 			s.Ignored = []string{note} // pick adds the rest
 		}
 		ents, err = dirEntries(p)
+		if err == nil {
+			if a, aerr := soleArchive(p, ents); a != "" || aerr != nil {
+				return archiveInFolder(s, a, aerr)
+			}
+		}
 	case strings.HasSuffix(p, ".tar.gz") || strings.HasSuffix(p, ".tgz"):
 		ents, err = tarGzEntries(p)
+	case strings.HasSuffix(p, ".tar"):
+		ents, err = tarFileEntries(p)
 	case strings.HasSuffix(p, ".zip"):
 		ents, err = zipEntries(p)
 	default:
-		return nil, fmt.Errorf("%w: submission %s: not a .tar.gz, .tgz or .zip archive, a folder or a git repository", errRefused, p)
+		return nil, fmt.Errorf("%w: submission %s: not a %s archive, a folder or a git repository", errRefused, p, archiveKinds)
 	}
 	if err != nil {
 		return nil, err
@@ -122,10 +129,63 @@ func loadSubmission(p, ref string) (*submission, error) {
 	return s, nil
 }
 
+// archiveKinds names the archives a submission may be.
+const archiveKinds = ".zip, .tar.gz, .tgz or .tar"
+
+// isArchive says whether name ends as an archive loadSubmission reads.
+func isArchive(name string) bool {
+	for _, suf := range []string{".tar.gz", ".tgz", ".zip", ".tar"} {
+		if strings.HasSuffix(name, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// soleArchive is the one archive at the top of a folder that has no
+// assignments/aufgabe5/ folder: a course platform's download puts each
+// upload, as it was uploaded, into a folder named after its student. ""
+// when the folder has the graded folder or no archive; an error when it
+// has several.
+func soleArchive(dir string, ents []entry) (string, error) {
+	var archives []string
+	for _, e := range ents {
+		if strings.Contains("/"+e.name, "/"+gradedDir) {
+			return "", nil
+		}
+		if !strings.Contains(e.name, "/") && isArchive(e.name) {
+			archives = append(archives, e.name)
+		}
+	}
+	if len(archives) > 1 {
+		slices.Sort(archives)
+		return "", fmt.Errorf("%w: submission %s has no %s folder but %d archives (%s): which one is the hand-in?",
+			errRefused, dir, gradedDir, len(archives), strings.Join(archives, ", "))
+	}
+	if len(archives) == 0 {
+		return "", nil
+	}
+	return filepath.Join(dir, archives[0]), nil
+}
+
+// archiveInFolder is the submission in the folder s's sole archive,
+// under the folder's name.
+func archiveInFolder(s *submission, archive string, err error) (*submission, error) {
+	if err != nil {
+		return nil, err
+	}
+	inner, err := loadSubmission(archive, "")
+	if err != nil {
+		return nil, err
+	}
+	inner.Name = s.Name
+	return inner, nil
+}
+
 // submissionName is p's base name without an archive suffix.
 func submissionName(p string) string {
 	b := filepath.Base(filepath.Clean(p))
-	for _, suf := range []string{".tar.gz", ".tgz", ".zip", ".git"} {
+	for _, suf := range []string{".tar.gz", ".tgz", ".zip", ".tar", ".git"} {
 		if n, ok := strings.CutSuffix(b, suf); ok && n != "" {
 			return n
 		}

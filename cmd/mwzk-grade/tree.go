@@ -18,8 +18,12 @@ var skipped = []string{".git", ".testtmp", "bin", "handout", "data", "testdata/d
 
 // graderFiles lists the grader's own files (slash paths relative to root):
 // what git tracks plus new files not ignored when root is a git checkout,
-// else every file outside the skipped folders.
-func graderFiles(root string) ([]string, error) {
+// else every file outside the skipped folders. Files under leave (the
+// batch's hand-ins and reports, when they sit in the checkout) are not
+// the grader's: copied, they made every grading copy hold the whole class,
+// and hashed, one changed hand-in made the whole class be graded again.
+func graderFiles(root string, leave ...string) ([]string, error) {
+	isSkipped := skipper(root, leave)
 	if out, err := gitOut(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"); err == nil {
 		var files []string
 		for _, f := range strings.Split(out, "\x00") {
@@ -53,13 +57,32 @@ func graderFiles(root string) ([]string, error) {
 	return files, err
 }
 
-func isSkipped(rel string) bool {
-	for _, s := range skipped {
-		if rel == s || strings.HasPrefix(rel, s+"/") {
-			return true
+// skipper says whether a slash path relative to root is in a skipped
+// folder or under one of the paths leave (absolute or relative to the
+// working directory; those outside root do not matter).
+func skipper(root string, leave []string) func(rel string) bool {
+	dirs := slices.Clone(skipped)
+	for _, l := range leave {
+		if l == "" {
+			continue
+		}
+		abs, err := filepath.Abs(l)
+		absRoot, err2 := filepath.Abs(root)
+		if err != nil || err2 != nil {
+			continue
+		}
+		if rel, err := filepath.Rel(absRoot, abs); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../") {
+			dirs = append(dirs, filepath.ToSlash(rel))
 		}
 	}
-	return false
+	return func(rel string) bool {
+		for _, s := range dirs {
+			if rel == s || strings.HasPrefix(rel, s+"/") {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // isGraded: rel is a file the submission replaces (a non-test Go file of the
@@ -78,8 +101,8 @@ type tree struct {
 // grading copy (Go files, go.mod, go.sum, the hidden tests of extra): a
 // re-run of a batch grades a submission again only if this or the
 // submission changed. Docs and data do not count.
-func graderTreeHash(root, extra string) (string, error) {
-	files, err := graderFiles(root)
+func graderTreeHash(root, extra string, leave ...string) (string, error) {
+	files, err := graderFiles(root, leave...)
 	if err != nil {
 		return "", err
 	}
@@ -114,8 +137,8 @@ func graderTreeHash(root, extra string) (string, error) {
 // folder, except the graded folder's non-test Go files, which come from
 // sub; extra (if set) is a folder of hidden tests that go into the suite's
 // package.
-func buildTree(root string, sub *submission, extra string) (*tree, error) {
-	files, err := graderFiles(root)
+func buildTree(root string, sub *submission, extra string, leave ...string) (*tree, error) {
+	files, err := graderFiles(root, leave...)
 	if err != nil {
 		return nil, fmt.Errorf("list the grader's files in %s: %w", root, err)
 	}

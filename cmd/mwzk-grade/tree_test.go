@@ -31,3 +31,46 @@ func TestGraderFilesOfAHandoutSkipScratch(t *testing.T) {
 		t.Errorf("graderFiles = %q, want %q", files, want)
 	}
 }
+
+// TestHandInsInTheCheckoutAreNotTheGraders: a batch's hand-ins and
+// reports inside the grader's checkout (the README's SUBMISSIONS=hand-ins)
+// neither go into a grading copy nor count in the grader's hash: one
+// changed hand-in made an instructor's whole class be graded again.
+func TestHandInsInTheCheckoutAreNotTheGraders(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(root))
+	write := func(f, data string) {
+		p := filepath.Join(root, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module zablab\n")
+	write("mwzookeeper/conformance/suite.go", "package conformance\n")
+	write("hand-ins/bob/assignments/aufgabe5/service.go", "package aufgabe5\n")
+	write("out2/bob/report.txt", "x")
+	leave := []string{filepath.Join(root, "hand-ins"), filepath.Join(root, "out2"), filepath.Join(root, ".."), ""}
+	files, err := graderFiles(root, leave...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"go.mod", "mwzookeeper/conformance/suite.go"}; !slices.Equal(files, want) {
+		t.Errorf("graderFiles = %q, want %q", files, want)
+	}
+	before, err := graderTreeHash(root, "", leave...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("hand-ins/bob/assignments/aufgabe5/service.go", "package aufgabe5 // fixed\n")
+	write("hand-ins/carol/assignments/aufgabe5/service.go", "package aufgabe5\n")
+	if after, _ := graderTreeHash(root, "", leave...); after != before {
+		t.Error("a changed or new hand-in changed the grader's hash")
+	}
+	write("mwzookeeper/conformance/suite.go", "package conformance // changed\n")
+	if after, _ := graderTreeHash(root, "", leave...); after == before {
+		t.Error("a changed suite kept the grader's hash")
+	}
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"archive/tar"
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// writeTar writes a plain (not compressed) tar of files.
+func writeTar(t *testing.T, file string, files map[string]string) {
+	t.Helper()
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tw := tar.NewWriter(f)
+	for _, n := range slices.Sorted(maps.Keys(files)) {
+		if err := tw.WriteHeader(&tar.Header{Name: n, Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(len(files[n]))}); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write([]byte(files[n]))
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var platformHandIn = map[string]string{
+	"assignments/aufgabe5/service.go": "package aufgabe5\n",
+	"assignments/aufgabe5/queue.go":   "package aufgabe5\n",
+}
+
+// TestPlatformFolderHoldsTheUpload: a course platform's download puts
+// each upload, as uploaded, into a folder named after its student: a
+// folder without assignments/aufgabe5/ whose one archive is the hand-in is
+// graded as that archive, under the folder's name (an instructor's trial
+// had the whole class refused). Two archives are refused by name.
+func TestPlatformFolderHoldsTheUpload(t *testing.T) {
+	class := t.TempDir()
+	carol := filepath.Join(class, "Carol Meyer_4711_assignsubmission_file_")
+	os.MkdirAll(carol, 0o755)
+	writeTarGz(t, filepath.Join(carol, "aufgabe5-abgabe.tar.gz"), []tarEntry{
+		{name: "assignments/aufgabe5/service.go", data: "package aufgabe5\n"},
+		{name: "assignments/aufgabe5/queue.go", data: "package aufgabe5\n"},
+	})
+	os.WriteFile(filepath.Join(carol, "onlinetext.html"), []byte("<p>hi</p>"), 0o644)
+	s, err := loadSubmission(carol, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != filepath.Base(carol) || len(s.Files) != 2 || s.Files["service.go"] == nil {
+		t.Fatalf("submission %q with files %v, want the folder's name with service.go and queue.go", s.Name, keys(s.Files))
+	}
+	writeZip(t, filepath.Join(carol, "second.zip"), platformHandIn)
+	_, err = loadSubmission(carol, "")
+	if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "aufgabe5-abgabe.tar.gz, second.zip") {
+		t.Fatalf("a folder with two archives: %v, want a refusal naming both", err)
+	}
+}
+
+// TestEveryUploadIsARow: a plain .tar is read; an upload of a kind the
+// grader cannot read (a .rar) and a stray file are listed, to become
+// refused rows of the gradebook, not students missing from it.
+func TestEveryUploadIsARow(t *testing.T) {
+	class := t.TempDir()
+	writeTar(t, filepath.Join(class, "frank.tar"), platformHandIn)
+	os.WriteFile(filepath.Join(class, "gina.rar"), []byte("Rar!"), 0o644)
+	os.WriteFile(filepath.Join(class, ".DS_Store"), nil, 0o644)
+	items, err := listSubmissions(class)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, it := range items {
+		names = append(names, it.name)
+	}
+	if !slices.Equal(names, []string{"frank", "gina.rar"}) {
+		t.Fatalf("listed %q, want frank and gina.rar (hidden files left out)", names)
+	}
+	s, err := loadSubmission(items[0].path, "")
+	if err != nil || len(s.Files) != 2 {
+		t.Fatalf("frank.tar: %v (files %v), want its 2 files", err, s)
+	}
+	_, err = loadSubmission(items[1].path, "")
+	if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), archiveKinds) {
+		t.Fatalf("gina.rar: %v, want a refusal naming the archives read", err)
+	}
+}
