@@ -59,7 +59,7 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 				it.rep, it.skipped = gradeItem(ctx, root, so, it)
 				mu.Lock()
 				done++
-				fmt.Fprintf(log, "[%d/%d] %s\n", done, len(items), progressLine(it))
+				fmt.Fprintf(log, "[%d/%d] %s\n", done, len(items), visible(progressLine(it)))
 				mu.Unlock()
 			}
 		}()

@@ -13,6 +13,7 @@ import (
 // does not compile) first, then points per part and each failing test
 // with its first failure lines.
 func printReport(w io.Writer, rep *Report) {
+	w = safeWriter{w}
 	runs := "1 run"
 	if rep.Repeat > 1 {
 		runs = fmt.Sprintf("%d runs; a test must pass in every run", rep.Repeat)
@@ -177,4 +178,43 @@ func (r *Report) runsMade() int {
 		}
 	}
 	return max(r.Repeat, 1)
+}
+
+// safeWriter shows the control characters of what it writes as escapes:
+// a report carries the graded code's own text (compiler messages, panics,
+// test output) to an instructor's terminal, where an ESC sequence would
+// act and a right-to-left override would hide what a line says.
+type safeWriter struct{ w io.Writer }
+
+func (s safeWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(s.w, visible(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// visible is s with every unsafeRune written as a Go escape.
+func visible(s string) string {
+	if strings.IndexFunc(s, unsafeRune) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !unsafeRune(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	return b.String()
+}
+
+// unsafeRune: C0 and C1 controls but newline and tab, DEL, and the
+// bidirectional overrides and isolates.
+func unsafeRune(r rune) bool {
+	return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r < 0xa0 ||
+		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
