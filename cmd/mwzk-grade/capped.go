@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // Limits on what a run keeps of the test binary's output. A hand-in that
@@ -156,6 +157,9 @@ func (c *lineCut) Write(p []byte) (int, error) {
 			seg = p[:i]
 		}
 		keep := min(max(c.n-c.line, 0), len(seg))
+		for keep > 0 && keep < len(seg) && !utf8.RuneStart(seg[keep]) {
+			keep-- // whole characters: a German word is cut before its ö
+		}
 		c.w.Write(seg[:keep])
 		c.line += len(seg)
 		c.dropped += len(seg) - keep

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -35,15 +36,28 @@ const (
 // compilerCrash is a first line for a compile that died rather than
 // reported errors: under the memory cap, Go's compiler stops with "out of
 // memory" or (go1.26, seen) a SIGSEGV in its garbage collector.
+// Only lines of the tools count: an error at a file's line quotes the
+// hand-in's own code, which may say "fatal error: " too.
 func compilerCrash(msg string) string {
+	var tools strings.Builder
+	for _, l := range strings.Split(msg, "\n") {
+		if !errorAtLine.MatchString(l) {
+			tools.WriteString(l + "\n")
+		}
+	}
+	t := tools.String()
 	switch {
-	case strings.Contains(msg, "out of memory") || strings.Contains(msg, "cannot allocate memory"):
+	case strings.Contains(t, "out of memory") || strings.Contains(t, "cannot allocate memory"):
 		return fmt.Sprintf("the compile ran out of memory: the grader gives the compiler %d MiB\n", jailMemory>>20)
-	case strings.Contains(msg, "SIGSEGV") || strings.Contains(msg, "fatal error: "):
+	case strings.Contains(t, "SIGSEGV") || strings.Contains(t, "fatal error: "):
 		return fmt.Sprintf("the compiler crashed, most likely out of memory: the grader gives the compiler %d MiB\n", jailMemory>>20)
 	}
 	return ""
 }
+
+// errorAtLine is a compiler message about a place in a Go file (indented
+// when it continues an error), which may quote the hand-in's code.
+var errorAtLine = regexp.MustCompile(`^\s*\S+\.go:\d+`)
 
 // graderTestFile is the grader's test file in gradedDir: it runs the suite.
 const graderTestFile = "conformance_test.go"
@@ -132,6 +146,10 @@ func warmCache(ctx context.Context, root string, log io.Writer) {
 	list.Dir, list.Env = root, env
 	out, err := list.Output()
 	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			err = fmt.Errorf("%v: %s", err, firstError(string(ee.Stderr)))
+		}
 		fmt.Fprintf(log, "mwzk-grade: the build cache was not prepared (go list: %v); the first compile may take longer\n", err)
 		return
 	}
@@ -145,13 +163,24 @@ func warmCache(ctx context.Context, root string, log io.Writer) {
 	build := exec.CommandContext(ctx, "go", append([]string{"build", "-trimpath", "-tags", "mwzk_extra"}, pkgs...)...)
 	build.Dir, build.Env = root, env
 	if msg, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(log, "mwzk-grade: the build cache was not prepared (go build: %v): %s\n", err, strings.SplitN(string(msg), "\n", 2)[0])
+		fmt.Fprintf(log, "mwzk-grade: the build cache was not prepared (go build: %v): %s\n", err, firstError(string(msg)))
 		return
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		fmt.Fprintf(log, "mwzk-grade: compiled the suite's %d packages into the build cache in %v (once, outside any hand-in's time)\n",
 			len(pkgs), d.Round(time.Second))
 	}
+}
+
+// firstError is the first line of a go command's output that is not a
+// package header ("# zablab/dep").
+func firstError(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return l
+		}
+	}
+	return strings.TrimSpace(out)
 }
 
 // limitArg makes mwzk-grade cap its memory and become the command after

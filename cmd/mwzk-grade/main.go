@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +25,7 @@ type options struct {
 	ref         string // the commit of a git submission
 	submissions string // a folder of submissions (batch)
 	out         string // the batch's output folder
+	handIns     string // the batch's hand-ins folder, kept for leave when grading one of them
 	jobs        int
 	repeat      int
 	part        string
@@ -92,7 +94,12 @@ func newFlags(o *options) *pflag.FlagSet {
 	return fs
 }
 
-func mainErr(ctx context.Context, args []string, stdout io.Writer) error {
+func mainErr(ctx context.Context, args []string, stdout io.Writer) (err error) {
+	defer func() {
+		if err != nil {
+			err = shownError{err}
+		}
+	}()
 	var o options
 	fs := newFlags(&o)
 	fs.SetOutput(stdout)
@@ -170,8 +177,16 @@ func (o *options) check() error {
 // leave are the paths of hand-ins and reports, which are not the
 // grader's files even where they sit in its checkout (graderFiles).
 func (o options) leave() []string {
-	return []string{o.submissions, o.out, o.submission}
+	return []string{o.submissions, o.handIns, o.out, o.submission}
 }
+
+// shownError is err with the control characters of its text escaped: a
+// refusal names a hand-in's entries as they are, and main prints it to a
+// terminal.
+type shownError struct{ err error }
+
+func (e shownError) Error() string { return visible(e.err.Error()) }
+func (e shownError) Unwrap() error { return e.err }
 
 // gradeOne grades the checkout's own code or one --submission, prints the
 // report and writes grade.json. A refused submission, one that does not
@@ -256,6 +271,7 @@ func moduleRoot() (string, error) {
 // batch and a replay load it themselves, and the replay lines must still
 // name it, not the checkout.
 func (o options) forHandIn(origin, ref string) options {
+	o.handIns = cmp.Or(o.submissions, o.handIns)
 	o.submissions, o.submission, o.ref = "", origin, ref
 	return o
 }
@@ -269,13 +285,19 @@ func (o *options) replayCommand() string {
 	case o.variant != "":
 		return "make grade-variant V=" + strings.TrimSuffix(filepath.Base(o.variant), ".diff")
 	case o.submission != "" && o.ref != "":
-		return fmt.Sprintf("make grade SUBMISSION=%s REF=%s", shellWord(o.submission), shellWord(o.ref))
+		return fmt.Sprintf("make grade SUBMISSION=%s REF=%s", makeWord(o.submission), makeWord(o.ref))
 	case o.submission != "":
-		return "make grade SUBMISSION=" + shellWord(o.submission)
+		return "make grade SUBMISSION=" + makeWord(o.submission)
 	case o.impl == "solution":
 		return "make grade IMPL=solution"
 	}
 	return "make grade"
+}
+
+// makeWord is s as the value of a variable on make's command line, in a
+// shell: make expands "$" there, so it is doubled.
+func makeWord(s string) string {
+	return shellWord(strings.ReplaceAll(s, "$", "$$"))
 }
 
 // shellWord quotes s for a shell where it is more than a plain word: a

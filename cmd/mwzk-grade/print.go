@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"zablab/mwzookeeper/conformance"
 )
@@ -194,20 +195,26 @@ func (s safeWriter) Write(p []byte) (int, error) {
 }
 
 // visible is s with every unsafeRune written as a Go escape.
+// A byte that is no UTF-8 is written as \xNN too: a raw 0x9b is the
+// 8-bit form of ESC [ to some terminals.
 func visible(s string) string {
-	if strings.IndexFunc(s, unsafeRune) < 0 {
+	if utf8.ValidString(s) && strings.IndexFunc(s, unsafeRune) < 0 {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
 		case !unsafeRune(r):
-			b.WriteRune(r)
+			b.WriteString(s[i : i+size])
 		case r < 0x100:
 			fmt.Fprintf(&b, "\\x%02x", r)
 		default:
 			fmt.Fprintf(&b, "\\u%04x", r)
 		}
+		i += size
 	}
 	return b.String()
 }

@@ -105,17 +105,15 @@ func loadSubmission(p, ref string) (*submission, error) {
 		if note != "" {
 			s.Ignored = []string{note} // pick adds the rest
 		}
-		ents, err = dirEntries(p)
-		if err == nil {
-			if a, aerr := soleArchive(p, ents); a != "" || aerr != nil {
-				return archiveInFolder(s, a, aerr)
-			}
+		if a, aerr := soleArchive(p); a != "" || aerr != nil {
+			return archiveInFolder(s, a, aerr)
 		}
-	case strings.HasSuffix(p, ".tar.gz") || strings.HasSuffix(p, ".tgz"):
+		ents, err = dirEntries(p)
+	case hasSuffixFold(p, ".tar.gz") || hasSuffixFold(p, ".tgz"):
 		ents, err = tarGzEntries(p)
-	case strings.HasSuffix(p, ".tar"):
+	case hasSuffixFold(p, ".tar"):
 		ents, err = tarFileEntries(p)
-	case strings.HasSuffix(p, ".zip"):
+	case hasSuffixFold(p, ".zip"):
 		ents, err = zipEntries(p)
 	default:
 		return nil, fmt.Errorf("%w: submission %s: not a %s archive, a folder or a git repository", errRefused, p, archiveKinds)
@@ -132,30 +130,50 @@ func loadSubmission(p, ref string) (*submission, error) {
 // archiveKinds names the archives a submission may be.
 const archiveKinds = ".zip, .tar.gz, .tgz or .tar"
 
+// archiveSuffixes are the archives loadSubmission reads, in any case
+// (a platform keeps "Abgabe.ZIP" as uploaded).
+var archiveSuffixes = []string{".tar.gz", ".tgz", ".zip", ".tar"}
+
+func hasSuffixFold(name, suf string) bool {
+	return len(name) >= len(suf) && strings.EqualFold(name[len(name)-len(suf):], suf)
+}
+
 // isArchive says whether name ends as an archive loadSubmission reads.
 func isArchive(name string) bool {
-	for _, suf := range []string{".tar.gz", ".tgz", ".zip", ".tar"} {
-		if strings.HasSuffix(name, suf) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(archiveSuffixes, func(suf string) bool { return hasSuffixFold(name, suf) })
 }
 
 // soleArchive is the one archive at the top of a folder that has no
 // assignments/aufgabe5/ folder: a course platform's download puts each
 // upload, as it was uploaded, into a folder named after its student. ""
-// when the folder has the graded folder or no archive; an error when it
-// has several.
-func soleArchive(dir string, ents []entry) (string, error) {
+// when the folder has the graded folder or no archive (dirEntries then
+// reads or refuses it); an error when it has several. It looks at names
+// only: the upload itself may be larger than any one file of a hand-in.
+// Hidden files (macOS's "._abgabe.zip") do not count.
+func soleArchive(dir string) (string, error) {
 	var archives []string
-	for _, e := range ents {
-		if strings.Contains("/"+e.name, "/"+gradedDir) {
-			return "", nil
+	graded, n := false, 0
+	graderDir := strings.TrimSuffix(gradedDir, "/")
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
 		}
-		if !strings.Contains(e.name, "/") && isArchive(e.name) {
-			archives = append(archives, e.name)
+		if n++; n > maxEntries {
+			return fs.SkipAll
 		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.IsDir() && (rel == graderDir || strings.HasSuffix(rel, "/"+graderDir)):
+			graded = true
+			return fs.SkipAll
+		case d.Type().IsRegular() && !strings.Contains(rel, "/") && !strings.HasPrefix(rel, ".") && isArchive(rel):
+			archives = append(archives, rel)
+		}
+		return nil
+	})
+	if err != nil || graded || n > maxEntries {
+		return "", nil
 	}
 	if len(archives) > 1 {
 		slices.Sort(archives)
@@ -185,9 +203,9 @@ func archiveInFolder(s *submission, archive string, err error) (*submission, err
 // submissionName is p's base name without an archive suffix.
 func submissionName(p string) string {
 	b := filepath.Base(filepath.Clean(p))
-	for _, suf := range []string{".tar.gz", ".tgz", ".zip", ".tar", ".git"} {
-		if n, ok := strings.CutSuffix(b, suf); ok && n != "" {
-			return n
+	for _, suf := range append(slices.Clone(archiveSuffixes), ".git") {
+		if hasSuffixFold(b, suf) && len(b) > len(suf) {
+			return b[:len(b)-len(suf)]
 		}
 	}
 	return b

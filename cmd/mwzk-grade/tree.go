@@ -57,21 +57,31 @@ func graderFiles(root string, leave ...string) ([]string, error) {
 	return files, err
 }
 
+// realPath is p absolute with its symbolic links resolved (a checkout
+// reached through a link, a hand-ins folder named by its real path), or
+// only absolute where p does not exist (yet).
+func realPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return abs
+}
+
 // skipper says whether a slash path relative to root is in a skipped
 // folder or under one of the paths leave (absolute or relative to the
 // working directory; those outside root do not matter).
 func skipper(root string, leave []string) func(rel string) bool {
 	dirs := slices.Clone(skipped)
+	absRoot := realPath(root)
 	for _, l := range leave {
 		if l == "" {
 			continue
 		}
-		abs, err := filepath.Abs(l)
-		absRoot, err2 := filepath.Abs(root)
-		if err != nil || err2 != nil {
-			continue
-		}
-		if rel, err := filepath.Rel(absRoot, abs); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../") {
+		if rel, err := filepath.Rel(absRoot, realPath(l)); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../") {
 			dirs = append(dirs, filepath.ToSlash(rel))
 		}
 	}
