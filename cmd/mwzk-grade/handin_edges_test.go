@@ -194,7 +194,9 @@ func TestWarmCacheFailureSaysWhy(t *testing.T) {
 		t.Errorf("a failed warm-up names no error: %q", b.String())
 	}
 	b.Reset()
-	warmCache(context.Background(), t.TempDir(), &b) // no go.mod
+	bad := t.TempDir() // a broken go.mod (a TempDir may sit inside a module: make test's TMPDIR)
+	writeTree(t, bad, map[string]string{"go.mod": "module zablab\n\ngo banana\n"})
+	warmCache(context.Background(), bad, &b)
 	if !strings.Contains(b.String(), "go.mod") {
 		t.Errorf("a failed go list names no reason: %q", b.String())
 	}
