@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // gradebookFile is the gradebook's name in the output folder, beside
@@ -41,8 +42,16 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "mwzk-grade: %d submissions in %s, %d at once, %v each at most; reports to %s\n",
-		len(items), o.submissions, o.jobs, o.timeout, o.out)
+	limit := o.timeout.String()
+	if o.repeat > 1 {
+		limit += fmt.Sprintf(" (%d runs of %v)", o.repeat, o.timeout/time.Duration(o.repeat))
+	}
+	fmt.Fprintf(log, "mwzk-grade: %d submissions in %s, %d at once, %s each at most; reports to %s\n",
+		len(items), o.submissions, o.jobs, limit, o.out)
+	if rel, ok := seenByGoTool(root, o.submissions); ok {
+		fmt.Fprintf(log, "mwzk-grade: warning: %s is inside the checkout, where go test ./... (make test) and go vet compile its folders as packages of the module, students' tests included; move it out, or name it _%s (Go skips folders starting with _)\n",
+			rel, filepath.Base(rel))
+	}
 	warmCache(ctx, root, log)
 	var mu sync.Mutex
 	done := 0
@@ -144,7 +153,11 @@ func listSubmissions(dir string) ([]batchItem, error) {
 // writes its reports.
 func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Report, bool) {
 	dir := filepath.Join(o.out, it.name)
-	sub, err := loadSubmission(it.path, "")
+	ref := "" // REF (a deadline's tag) is for the class's git repositories
+	if fi, err := os.Stat(it.path); err == nil && fi.IsDir() && gitDir(it.path) != "" {
+		ref = o.ref
+	}
+	sub, err := loadSubmission(it.path, ref)
 	if err == nil {
 		if old, ok := upToDate(root, o, dir, sub); ok {
 			return old, true
@@ -156,7 +169,7 @@ func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Rep
 		rep = refusedReport(root, o, it, err)
 	default:
 		sub.Name = it.name
-		o = o.forHandIn(it.path, "")
+		o = o.forHandIn(it.path, ref)
 		o.pictures, o.picturesBase = filepath.Join(dir, "pictures"), dir
 		rep, err = gradeSubmission(ctx, root, o, sub, io.Discard)
 		if rep != nil {
@@ -338,4 +351,20 @@ func csvText(s string) string {
 		return "'" + s
 	}
 	return s
+}
+
+// seenByGoTool says whether dir lies in root's module where the go
+// command's ./... looks: not below a folder whose name starts with _ or
+// ., or is testdata.
+func seenByGoTool(root, dir string) (string, bool) {
+	rel, err := filepath.Rel(realPath(root), realPath(dir))
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		if strings.HasPrefix(part, "_") || strings.HasPrefix(part, ".") || part == "testdata" {
+			return "", false
+		}
+	}
+	return rel, true
 }

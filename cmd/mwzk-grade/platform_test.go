@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/tar"
+	"context"
 	"errors"
 	"maps"
 	"os"
@@ -57,6 +58,12 @@ func TestPlatformFolderHoldsTheUpload(t *testing.T) {
 	if s.Name != filepath.Base(carol) || len(s.Files) != 2 || s.Files["service.go"] == nil {
 		t.Fatalf("submission %q with files %v, want the folder's name with service.go and queue.go", s.Name, keys(s.Files))
 	}
+	rar := filepath.Join(class, "gina")
+	os.MkdirAll(rar, 0o755)
+	os.WriteFile(filepath.Join(rar, "abgabe.rar"), []byte("Rar!"), 0o644)
+	if _, err := loadSubmission(rar, ""); !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "abgabe.rar is not a "+archiveKinds) {
+		t.Errorf("a folder holding a .rar: %v, want a refusal naming it", err)
+	}
 	writeZip(t, filepath.Join(carol, "second.zip"), platformHandIn)
 	_, err = loadSubmission(carol, "")
 	if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "aufgabe5-abgabe.tar.gz, second.zip") {
@@ -90,5 +97,49 @@ func TestEveryUploadIsARow(t *testing.T) {
 	_, err = loadSubmission(items[1].path, "")
 	if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), archiveKinds) {
 		t.Fatalf("gina.rar: %v, want a refusal naming the archives read", err)
+	}
+}
+
+// TestMacArchivesAreGraded: what macOS adds to an archive (Finder's
+// __MACOSX/ copy of the folder, tar's AppleDouble "._service.go") and a
+// file Go leaves out ("_old.go") are ignored as the compiler ignores
+// them; an instructor's trial saw such hand-ins refused ("two graded
+// folders", "the grader cannot check this file, yet it compiles").
+func TestMacArchivesAreGraded(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "ida.zip")
+	writeZip(t, file, map[string]string{
+		"aufgabe5/assignments/aufgabe5/service.go":            "package aufgabe5\n",
+		"aufgabe5/assignments/aufgabe5/._service.go":          "\x00\x05\x16\x07\x00\x02",
+		"aufgabe5/assignments/aufgabe5/_old.go":               "package aufgabe5\n\nfunc broken( {\n",
+		"__MACOSX/aufgabe5/assignments/aufgabe5/._service.go": "\x00\x05\x16\x07",
+	})
+	s, err := loadSubmission(file, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := keys(s.Files); !slices.Equal(got, []string{"service.go"}) {
+		t.Errorf("graded files %q, want only service.go", got)
+	}
+	if len(s.Ignored) != 3 {
+		t.Errorf("ignored %q, want the 3 others", s.Ignored)
+	}
+	if _, err := checkFiles(s.Files, s.at); err != nil {
+		t.Errorf("the checks refuse what is left: %v", err)
+	}
+}
+
+// TestTimeoutIsPerRun: TIMEOUT is per run, as the README says: make
+// grade-all always passes --timeout, and as a limit for all runs it gave
+// run 6 of REPEAT=8 under a second (a correct hand-in earned 0 points).
+func TestTimeoutIsPerRun(t *testing.T) {
+	class, out := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(class, "gina.rar"), []byte("Rar!"), 0o644)
+	var log strings.Builder
+	err := mainErr(context.Background(), []string{"--submissions", class, "--out", out, "--repeat", "3", "--timeout", "2m"}, &log)
+	if err != nil {
+		t.Fatalf("batch: %v\n%s", err, log.String())
+	}
+	if want := "6m0s (3 runs of 2m0s) each at most"; !strings.Contains(log.String(), want) {
+		t.Errorf("the batch's limit is not %q:\n%s", want, log.String())
 	}
 }

@@ -66,6 +66,9 @@ func printReport(w io.Writer, rep *Report) {
 		}
 	}
 	fmt.Fprintf(w, "\nGraded files (%s) sha256 %s; grader %s; %s; %s\n", rep.GradedDir(), rep.SHA256, rep.Grader, rep.GoVersion, rep.Date)
+	if rep.Ref != "" {
+		fmt.Fprintf(w, "Git commit graded: %s (uncommitted changes in the repository are not graded)\n", rep.Ref)
+	}
 	if rep.Unconfined {
 		fmt.Fprintln(w, "Graded without a sandbox: the code ran with the grader's rights.")
 	}

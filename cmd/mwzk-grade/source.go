@@ -143,6 +143,13 @@ func isArchive(name string) bool {
 	return slices.ContainsFunc(archiveSuffixes, func(suf string) bool { return hasSuffixFold(name, suf) })
 }
 
+// otherArchive: an archive of a kind the grader does not read (an upload
+// as .rar), to be named in a platform folder's refusal.
+func otherArchive(name string) bool {
+	return slices.ContainsFunc([]string{".rar", ".7z", ".bz2", ".tbz", ".xz", ".txz", ".gz", ".zst", ".lz"},
+		func(suf string) bool { return hasSuffixFold(name, suf) })
+}
+
 // soleArchive is the one archive at the top of a folder that has no
 // assignments/aufgabe5/ folder: a course platform's download puts each
 // upload, as it was uploaded, into a folder named after its student. ""
@@ -151,7 +158,7 @@ func isArchive(name string) bool {
 // only: the upload itself may be larger than any one file of a hand-in.
 // Hidden files (macOS's "._abgabe.zip") do not count.
 func soleArchive(dir string) (string, error) {
-	var archives []string
+	var archives, unread []string
 	graded, n := false, 0
 	graderDir := strings.TrimSuffix(gradedDir, "/")
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -167,13 +174,21 @@ func soleArchive(dir string) (string, error) {
 		case d.IsDir() && (rel == graderDir || strings.HasSuffix(rel, "/"+graderDir)):
 			graded = true
 			return fs.SkipAll
-		case d.Type().IsRegular() && !strings.Contains(rel, "/") && !strings.HasPrefix(rel, ".") && isArchive(rel):
-			archives = append(archives, rel)
+		case d.Type().IsRegular() && !strings.Contains(rel, "/") && !strings.HasPrefix(rel, "."):
+			if isArchive(rel) {
+				archives = append(archives, rel)
+			} else if otherArchive(rel) {
+				unread = append(unread, rel)
+			}
 		}
 		return nil
 	})
 	if err != nil || graded || n > maxEntries {
 		return "", nil
+	}
+	if len(archives) == 0 && len(unread) > 0 {
+		return "", fmt.Errorf("%w: submission %s has no %s folder, and %s is not a %s archive",
+			errRefused, dir, gradedDir, strings.Join(unread, ", "), archiveKinds)
 	}
 	if len(archives) > 1 {
 		slices.Sort(archives)
@@ -217,6 +232,9 @@ func submissionName(p string) string {
 func (s *submission) pick(origin string, ents []entry) error {
 	prefix := ""
 	for _, e := range ents {
+		if macMetadata(e.name) {
+			continue
+		}
 		i := strings.Index("/"+e.name, "/"+gradedDir)
 		if i < 0 {
 			continue
@@ -235,6 +253,8 @@ func (s *submission) pick(origin string, ents []entry) error {
 	for _, e := range ents {
 		rest, ok := strings.CutPrefix(e.name, prefix)
 		switch {
+		case macMetadata(e.name):
+			s.Ignored = append(s.Ignored, e.name+": macOS metadata")
 		case !ok:
 			if r, ok := strings.CutPrefix(e.name, top); ok {
 				s.outside[r] = e.data
@@ -242,6 +262,8 @@ func (s *submission) pick(origin string, ents []entry) error {
 			s.Ignored = append(s.Ignored, e.name+": outside "+gradedDir)
 		case strings.Contains(rest, "/"):
 			s.Ignored = append(s.Ignored, e.name+": in a subfolder of "+gradedDir)
+		case strings.HasPrefix(rest, ".") || strings.HasPrefix(rest, "_"):
+			s.Ignored = append(s.Ignored, e.name+": Go leaves out files whose names start with . or _")
 		case strings.HasSuffix(rest, "_test.go"):
 			s.Ignored = append(s.Ignored, e.name+": a test file (the grader uses its own)")
 		case !strings.HasSuffix(rest, ".go"):
@@ -255,6 +277,17 @@ func (s *submission) pick(origin string, ents []entry) error {
 	}
 	slices.Sort(s.Ignored) // by path: archives and folders list their entries in any order
 	return nil
+}
+
+// macMetadata: what macOS adds to an archive or folder beside the files
+// (Finder's __MACOSX/ folder, tar's AppleDouble "._name" files).
+func macMetadata(name string) bool {
+	for _, part := range strings.Split(name, "/") {
+		if part == "__MACOSX" || strings.HasPrefix(part, "._") {
+			return true
+		}
+	}
+	return false
 }
 
 // checkForeign refuses a submission that carries a changed copy of one of

@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/tar"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -226,5 +227,50 @@ func TestLongNamesAndManyEntriesAreRefused(t *testing.T) {
 	writeTarGz(t, file, many)
 	if _, err := loadSubmission(file, ""); !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "more than 100000 entries") {
 		t.Errorf("an archive of %d entries: %v; want refused, naming the limit", len(many), err)
+	}
+}
+
+// TestBatchGradesRepositoriesAtREF: make grade-all REF=tag grades each git
+// repository of the class at that tag (a course's deadline), and a plain
+// folder beside them as it is; REF was silently dropped before.
+func TestBatchGradesRepositoriesAtREF(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root := t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(root))
+	// A grader whose suite never runs: each hand-in is a compile error,
+	// which keeps the report of what was graded.
+	writeTree(t, root, map[string]string{"go.mod": "module zablab\n\ngo 1.22\n",
+		gradedDir + graderTestFile: "package aufgabe5\n"})
+	class := t.TempDir()
+	repo := filepath.Join(class, "gina")
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	writeTree(t, repo, map[string]string{gradedDir + "a.go": "package aufgabe5 // deadline\n\nvar x int = \"s\"\n"})
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "v1")
+	git("tag", "abgabe")
+	writeTree(t, repo, map[string]string{gradedDir + "a.go": "package aufgabe5 // late\n\nvar x int = \"s\"\n"})
+	git("commit", "-q", "-am", "late")
+	writeTree(t, filepath.Join(class, "hans"), map[string]string{gradedDir + "a.go": "package aufgabe5\n"})
+	o := withDefaults(options{submissions: class, out: t.TempDir(), ref: "abgabe"})
+	want, err := loadSubmission(repo, "abgabe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, _ := gradeItem(context.Background(), root, o, &batchItem{name: "gina", path: repo})
+	if rep.SHA256 != want.sha256() || rep.Ref != want.Ref {
+		t.Errorf("gina graded at commit %s (files %s), want the tag's %s (%s)", rep.Ref, rep.SHA256, want.Ref, want.sha256())
+	}
+	rep, _ = gradeItem(context.Background(), root, o, &batchItem{name: "hans", path: filepath.Join(class, "hans")})
+	if rep.Status == "refused" {
+		t.Errorf("a plain folder beside the repositories was refused for REF: %v", rep.Problems)
 	}
 }

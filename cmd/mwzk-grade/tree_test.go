@@ -74,3 +74,19 @@ func TestHandInsInTheCheckoutAreNotTheGraders(t *testing.T) {
 		t.Error("a changed suite kept the grader's hash")
 	}
 }
+
+// TestHandInsWhereGoLooks: a hand-ins folder inside the checkout is one
+// the go command's ./... compiles (make test would run students' tests
+// unconfined), unless a folder on its way starts with _ or . or is
+// testdata.
+func TestHandInsWhereGoLooks(t *testing.T) {
+	root := t.TempDir()
+	for dir, want := range map[string]bool{
+		"hand-ins": true, "courses/ws24": true, "_hand-ins": false, "x/_old/ws24": false,
+		"testdata/class": false, ".grading/class": false, "../elsewhere": false, ".": false,
+	} {
+		if _, got := seenByGoTool(root, filepath.Join(root, dir)); got != want {
+			t.Errorf("seenByGoTool(%s) = %v, want %v", dir, got, want)
+		}
+	}
+}
