@@ -60,8 +60,10 @@ func describe(req *mwzookeeper.Request, r *mwzookeeper.Response) string {
 		return fmt.Sprintf("data %q with stat %s", r.Data, statText(r.Stat))
 	case mwzookeeper.OpExists, mwzookeeper.OpSetData:
 		return "stat " + statText(r.Stat)
-	case mwzookeeper.OpGetChildren, mwzookeeper.OpGetChildren2:
+	case mwzookeeper.OpGetChildren:
 		return fmt.Sprintf("children %q", r.Children)
+	case mwzookeeper.OpGetChildren2: // its stat is checked too: show it
+		return fmt.Sprintf("children %q with stat %s", r.Children, statText(r.Stat))
 	case mwzookeeper.OpCreateSession:
 		return fmt.Sprintf("session %#x", r.Session)
 	case mwzookeeper.OpMulti:
