@@ -47,7 +47,7 @@ code{background:#f0f0f0;padding:0 .2em}
 {{$rep := .}}{{range $p := .Parts}}{{range .Tests}}{{if ne .Status "pass"}}
 <div class="test {{.Status}}"><b>{{$p.ID}}/{{.Name}}</b> ({{.Points}} points{{if .Extra}}, hidden test{{end}}): {{.Status}}{{if gt .Runs 1}}, passed {{.Passes}} of {{.Runs}} runs{{end}}
 <pre>{{range .Failure}}{{.}}
-{{end}}</pre>{{range .Pictures}}<p>Picture of the failure: <a href="{{.}}">{{.}}</a></p>{{end}}Replay in the hand-in's own checkout: <code>{{replay $rep $p.ID .Name}}</code></div>
+{{end}}</pre>{{range .Pictures}}<p>Picture of the failure: <a href="{{.}}">{{.}}</a></p>{{end}}{{if .Extra}}A hidden test: its code is the instructor's, so it cannot be replayed in the hand-in's own checkout.{{else}}Replay in the hand-in's own checkout: <code>{{replay $rep $p.ID .Name}}</code>{{end}}</div>
 {{end}}{{end}}{{end}}{{end}}
 {{if .Problems}}<h2>Problems outside the tests</h2><pre>{{range .Problems}}{{.}}
 {{end}}</pre>{{end}}{{end}}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -27,5 +29,31 @@ func TestReportShowsControlCharactersAsEscapes(t *testing.T) {
 	it := &batchItem{name: "eve", rep: &Report{Status: "compile-error", Compile: rep.Compile}}
 	if line := visible(progressLine(it)); strings.ContainsRune(line, 0x1b) {
 		t.Errorf("the progress line holds ESC: %q", line)
+	}
+}
+
+// TestHiddenTestHasNoReplayLine: report.html's replay line runs a test in
+// the student's own checkout, where a hidden test does not exist ("ok
+// ... [no tests to run]" in an instructor's trial): a hidden test says so
+// instead.
+func TestHiddenTestHasNoReplayLine(t *testing.T) {
+	rep := &Report{Submission: "eve", Status: "graded", Repeat: 1, Parts: []PartGrade{{ID: "A5.1", Tests: []TestGrade{
+		{Name: "TreeOperations", Points: 4, Runs: 1, Status: "fail"},
+		{Name: "HiddenRecreate", Extra: true, Points: 3, Runs: 1, Status: "fail"},
+	}}}}
+	page := filepath.Join(t.TempDir(), "report.html")
+	if err := writeHTML(page, rep); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	if !strings.Contains(html, "RUN=TreeOperations") || strings.Contains(html, "RUN=HiddenRecreate") {
+		t.Errorf("replay lines: want one for TreeOperations and none for the hidden test:\n%s", html)
+	}
+	if !strings.Contains(html, "hidden test: its code is the instructor") {
+		t.Errorf("the hidden test does not say why it has no replay line")
 	}
 }
