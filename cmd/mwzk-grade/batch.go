@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 )
 
 // gradebookFile is the gradebook's name in the output folder, beside
@@ -42,9 +41,9 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	limit := o.timeout.String()
+	limit := o.total().String()
 	if o.repeat > 1 {
-		limit += fmt.Sprintf(" (%d runs of %v)", o.repeat, o.timeout/time.Duration(o.repeat))
+		limit += fmt.Sprintf(" (%d runs of %v)", o.repeat, o.timeout)
 	}
 	fmt.Fprintf(log, "mwzk-grade: %d submissions in %s, %d at once, %s each at most; reports to %s\n",
 		len(items), o.submissions, o.jobs, limit, o.out)
@@ -158,6 +157,9 @@ func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Rep
 		ref = o.ref
 	}
 	sub, err := loadSubmission(it.path, ref)
+	if err == nil && o.ref != "" && ref == "" {
+		sub.Ignored = append(sub.Ignored, fmt.Sprintf("REF=%s: this hand-in is no git repository; graded as it is", o.ref))
+	}
 	if err == nil {
 		if old, ok := upToDate(root, o, dir, sub); ok {
 			return old, true
@@ -365,6 +367,9 @@ func seenByGoTool(root, dir string) (string, bool) {
 		if strings.HasPrefix(part, "_") || strings.HasPrefix(part, ".") || part == "testdata" {
 			return "", false
 		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		return "", false // a module of its own: ./... stops at it
 	}
 	return rel, true
 }

@@ -36,12 +36,14 @@ const (
 // compilerCrash is a first line for a compile that died rather than
 // reported errors: under the memory cap, Go's compiler stops with "out of
 // memory" or (go1.26, seen) a SIGSEGV in its garbage collector.
-// Only lines of the tools count: an error at a file's line quotes the
-// hand-in's own code, which may say "fatal error: " too.
+// Only lines of the tools count: an error at a file's line, and the
+// indented lines that go on from it (have/want), quote the hand-in's own
+// code, which may say "fatal error: " too; a //line directive that could
+// rename the file is refused (forbiddenDirectives).
 func compilerCrash(msg string) string {
 	var tools strings.Builder
 	for _, l := range strings.Split(msg, "\n") {
-		if !errorAtLine.MatchString(l) {
+		if l != "" && l[0] != ' ' && l[0] != '\t' && !errorAtLine.MatchString(l) {
 			tools.WriteString(l + "\n")
 		}
 	}
@@ -55,9 +57,9 @@ func compilerCrash(msg string) string {
 	return ""
 }
 
-// errorAtLine is a compiler message about a place in a Go file (indented
-// when it continues an error), which may quote the hand-in's code.
-var errorAtLine = regexp.MustCompile(`^\s*\S+\.go:\d+`)
+// errorAtLine is a compiler message about a place in a Go file, which may
+// quote the hand-in's code.
+var errorAtLine = regexp.MustCompile(`^\S+\.go:\d+`)
 
 // graderTestFile is the grader's test file in gradedDir: it runs the suite.
 const graderTestFile = "conformance_test.go"

@@ -98,7 +98,7 @@ func gradeSubmission(ctx context.Context, root string, o options, sub *submissio
 		rep.Compile = strings.Split(strings.TrimPrefix(err.Error(), errCompile.Error()+":\n"), "\n")
 	case errors.Is(err, errTimeout):
 		rep.Status = "timeout"
-		rep.Problems = append(rep.Problems, fmt.Sprintf("grading did not finish within %v", o.timeout))
+		rep.Problems = append(rep.Problems, fmt.Sprintf("grading did not finish within %v", o.total()))
 		if errors.Is(err, errCompileTime) {
 			rep.Problems = append(rep.Problems, noCompile)
 		}
@@ -124,7 +124,7 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 		return err
 	}
 	defer t.remove()
-	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	ctx, cancel := context.WithTimeout(ctx, o.total())
 	defer cancel()
 	bin, err := compileSuite(ctx, t, sub)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -33,7 +34,7 @@ type options struct {
 	variant     string
 	extra       string
 	replay      string
-	timeout     time.Duration // per submission, every run together
+	timeout     time.Duration // per run: a submission gets total()
 	list        bool
 	noSandbox   bool // run the graded code unconfined (sandbox.go)
 
@@ -119,10 +120,6 @@ func mainErr(ctx context.Context, args []string, stdout io.Writer) (err error) {
 	if o.variant != "" && !fs.Changed("impl") {
 		o.impl = "solution"
 	}
-	// Per run, as the README's TIMEOUT: make grade-all always passes
-	// --timeout, and a limit for all runs gave run 6 of REPEAT=8 under a
-	// second, and a correct hand-in 0 points.
-	o.timeout *= time.Duration(o.repeat)
 	if err := o.check(); err != nil {
 		return err
 	}
@@ -154,6 +151,9 @@ func (o *options) check() error {
 	if o.repeat < 1 {
 		return fmt.Errorf("%w: --repeat %d: want at least 1", errUsage, o.repeat)
 	}
+	if o.timeout <= 0 || o.timeout > time.Duration(math.MaxInt64)/time.Duration(o.repeat) {
+		return fmt.Errorf("%w: --timeout %v with --repeat %d: want a positive time whose %d-fold fits", errUsage, o.timeout, o.repeat, o.repeat)
+	}
 	if o.jobs < 1 {
 		return fmt.Errorf("%w: -j %d: want at least 1", errUsage, o.jobs)
 	}
@@ -173,6 +173,19 @@ func (o *options) check() error {
 		return fmt.Errorf("%w: --part %q: want one of A5.1 ... A5.7", errUsage, o.part)
 	}
 	return nil
+}
+
+// total is a submission's time: --timeout per run, as the README's
+// TIMEOUT (make grade-all always passes --timeout, and as a limit for all
+// runs it gave run 6 of REPEAT=8 under a second: a correct hand-in earned
+// 0 points). A replay takes the recorded REPEAT, so this is worked out
+// where the time starts, never stored.
+func (o options) total() time.Duration {
+	r := time.Duration(max(o.repeat, 1))
+	if o.timeout > time.Duration(math.MaxInt64)/r {
+		return time.Duration(math.MaxInt64)
+	}
+	return o.timeout * r
 }
 
 // leave are the paths of hand-ins and reports, which are not the

@@ -171,6 +171,8 @@ func soleArchive(dir string) (string, error) {
 		rel, _ := filepath.Rel(dir, p)
 		rel = filepath.ToSlash(rel)
 		switch {
+		case d.IsDir() && (macMetadata(rel) || d.Name() == ".git"):
+			return filepath.SkipDir // pick ignores them too
 		case d.IsDir() && (rel == graderDir || strings.HasSuffix(rel, "/"+graderDir)):
 			graded = true
 			return fs.SkipAll

@@ -273,4 +273,7 @@ func TestBatchGradesRepositoriesAtREF(t *testing.T) {
 	if rep.Status == "refused" {
 		t.Errorf("a plain folder beside the repositories was refused for REF: %v", rep.Problems)
 	}
+	if !slices.ContainsFunc(rep.Ignored, func(l string) bool { return strings.Contains(l, "REF=abgabe: this hand-in is no git repository") }) {
+		t.Errorf("the plain folder's report does not say REF did not apply: %q", rep.Ignored)
+	}
 }
