@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"zablab/mwzookeeper/conformance"
 )
@@ -133,7 +134,7 @@ func TestListNamesEveryTestAndRunsNothing(t *testing.T) {
 	if err := mainErr(ctx, []string{"--part", "A5.9"}, &out); !errors.Is(err, errUsage) {
 		t.Errorf("--part A5.9: %v, want a usage error", err)
 	}
-	o := options{impl: "assignment", repeat: 1, jobs: 1, part: "a5.2"}
+	o := options{impl: "assignment", repeat: 1, jobs: 1, part: "a5.2", timeout: time.Minute}
 	if err := o.check(); err != nil || o.part != "A5.2" {
 		t.Errorf("--part a5.2: %v, part %q; want A5.2", err, o.part)
 	}
