@@ -105,8 +105,11 @@ func printFailures(w io.Writer, rep *Report) {
 			for _, l := range t.Failure {
 				fmt.Fprintf(w, "      %s\n", strings.TrimSpace(l))
 			}
-			for _, p := range t.Pictures {
-				fmt.Fprintf(w, "      picture of the failure (open it in a browser): %s\n", p)
+			for _, pic := range t.Pictures {
+				fmt.Fprintf(w, "      picture of the failure (open it in a browser): %s\n", pic)
+			}
+			if !t.Extra { // a hidden test's code is not in the student's checkout
+				fmt.Fprintf(w, "      replay: %s\n", replayHint(rep, p.ID, t.Name))
 			}
 		}
 	}

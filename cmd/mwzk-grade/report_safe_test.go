@@ -57,3 +57,19 @@ func TestHiddenTestHasNoReplayLine(t *testing.T) {
 		t.Errorf("the hidden test does not say why it has no replay line")
 	}
 }
+
+// TestTextReportHasReplayLines: report.txt and the terminal name, per
+// failing test, the command that replays it with its seed, as report.html
+// does (an instructor's trial found them only there); a hidden test gets
+// none.
+func TestTextReportHasReplayLines(t *testing.T) {
+	rep := &Report{Submission: "eve", Status: "graded", Repeat: 1, Parts: []PartGrade{{ID: "A5.2", Tests: []TestGrade{
+		{Name: "Linearizable", Points: 6, Runs: 1, Status: "fail"},
+		{Name: "HiddenRecreate", Extra: true, Points: 3, Runs: 1, Status: "fail"},
+	}}}, Seeds: []map[string]int64{{"A5.2/Linearizable": 42}}}
+	var b strings.Builder
+	printReport(&b, rep)
+	if !strings.Contains(b.String(), "replay: MWZK_SEED=42 make grade-a5.2 RUN=Linearizable") || strings.Contains(b.String(), "RUN=HiddenRecreate") {
+		t.Errorf("want a replay line with the seed for Linearizable and none for the hidden test:\n%s", b.String())
+	}
+}
