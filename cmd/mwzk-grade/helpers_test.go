@@ -5,6 +5,7 @@ import (
 	"archive/zip"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -177,11 +178,17 @@ func readFile(t *testing.T, file string) string {
 }
 
 // needSandbox skips t where this machine cannot build the sandbox (user
-// namespaces not allowed, not Linux), saying why and what t needs it for;
-// CI has it, as it has every tool the tests need.
+// namespaces not allowed, not Linux), saying why and what t needs it for.
+// CI has it, as it has every tool the tests need: there
+// (ZABLAB_INTEROP_REQUIRED=1, as for the interop tests) a missing sandbox
+// fails t.
 func needSandbox(t *testing.T, what string) {
 	t.Helper()
 	if err := sandboxCheck(); err != nil {
-		t.Skipf("no sandbox on this machine (%v): %s", err, what)
+		msg := fmt.Sprintf("no sandbox on this machine (%v): %s", err, what)
+		if os.Getenv("ZABLAB_INTEROP_REQUIRED") == "1" {
+			t.Fatal(msg + " (ZABLAB_INTEROP_REQUIRED=1)")
+		}
+		t.Skip(msg)
 	}
 }

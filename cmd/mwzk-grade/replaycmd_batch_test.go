@@ -23,31 +23,33 @@ func TestReplayCommandOfABatchOrAReplayNamesTheHandIn(t *testing.T) {
 	}
 }
 
-// TestReplayCommandWithSpacesRunsAsIs: a course platform names a hand-in's
-// folder "Dave Miller_1234_assignsubmission_file_"; the replay command a
-// failing test prints, pasted into a shell, reaches mwzk-grade with that
-// path as one argument (make grade split it: "unexpected argument").
-func TestReplayCommandWithSpacesRunsAsIs(t *testing.T) {
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("make is not on PATH")
-	}
+// TestReplayCommandRunsAsIs: the replay command a failing test prints,
+// pasted into a shell, reaches mwzk-grade with the hand-in's path as one
+// argument: a course platform names folders "Dave Miller_1234_…" (make
+// grade split it: "unexpected argument"), keeps apostrophes, and keeps a
+// student's "$", which make expands on its command line.
+func TestReplayCommandRunsAsIs(t *testing.T) {
 	root, err := moduleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := "hand-ins/Dave O'Miller_1234_assignsubmission_file_"
-	o := options{impl: "assignment"}.forHandIn(path, "")
-	cmd := o.replayCommand()
-	out, err := exec.Command("sh", "-c", "cd "+shellWord(root)+" && "+strings.Replace(cmd, "make grade", "make -n grade", 1)).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", cmd, err, out)
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Fatalf("make is not on PATH; the replay command is a make command: %v", err)
 	}
-	run := exec.Command("sh", "-c", "printf '%s\\n' "+strings.TrimPrefix(firstLineWith(string(out), "--submission"), "go run ./cmd/mwzk-grade"))
-	args, err := run.Output()
-	if err != nil {
-		t.Fatalf("the make line %q: %v", firstLineWith(string(out), "--submission"), err)
-	}
-	if !strings.Contains(string(args), "\n"+path+"\n") {
-		t.Errorf("%s passes mwzk-grade these arguments, one per line:\n%s\nwant %q as one", cmd, args, path)
+	for _, path := range []string{"hand-ins/Dave O'Miller_1234_assignsubmission_file_", "hand-ins/Dave_1234_$ubmission v2.zip"} {
+		o := options{impl: "assignment"}.forHandIn(path, "")
+		cmd := o.replayCommand()
+		out, err := exec.Command("sh", "-c", "cd "+shellWord(root)+" && "+strings.Replace(cmd, "make grade", "make -n grade", 1)).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", cmd, err, out)
+		}
+		line := firstLineWith(string(out), "--submission")
+		args, err := exec.Command("sh", "-c", "printf '%s\\n' "+strings.TrimPrefix(line, "go run ./cmd/mwzk-grade")).Output()
+		if err != nil {
+			t.Fatalf("the make line %q: %v", line, err)
+		}
+		if !strings.Contains(string(args), "\n"+path+"\n") {
+			t.Errorf("%s passes mwzk-grade these arguments, one per line:\n%s\nwant %q as one", cmd, args, path)
+		}
 	}
 }

@@ -105,10 +105,13 @@ func loadSubmission(p, ref string) (*submission, error) {
 		if note != "" {
 			s.Ignored = []string{note} // pick adds the rest
 		}
-		if a, aerr := soleArchive(p); a != "" || aerr != nil {
-			return archiveInFolder(s, a, aerr)
+		var a string
+		if a, err = soleArchive(p); err == nil && a != "" {
+			return archiveInFolder(s, a)
 		}
-		ents, err = dirEntries(p)
+		if err == nil {
+			ents, err = dirEntries(p)
+		}
 	case hasSuffixFold(p, ".tar.gz") || hasSuffixFold(p, ".tgz"):
 		ents, err = tarGzEntries(p)
 	case hasSuffixFold(p, ".tar"):
@@ -205,10 +208,7 @@ func soleArchive(dir string) (string, error) {
 
 // archiveInFolder is the submission in the folder s's sole archive,
 // under the folder's name.
-func archiveInFolder(s *submission, archive string, err error) (*submission, error) {
-	if err != nil {
-		return nil, err
-	}
+func archiveInFolder(s *submission, archive string) (*submission, error) {
 	inner, err := loadSubmission(archive, "")
 	if err != nil {
 		return nil, err

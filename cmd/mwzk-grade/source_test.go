@@ -104,13 +104,7 @@ func TestGitSubmissionsAtHeadAndRef(t *testing.T) {
 		t.Skip("no git")
 	}
 	dir := filepath.Join(t.TempDir(), "bob")
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t, dir)
 	writeTree(t, dir, map[string]string{gradedDir + "a.go": "package aufgabe5 // v1\n"})
 	git("init", "-q")
 	git("add", ".")
@@ -245,13 +239,7 @@ func TestBatchGradesRepositoriesAtREF(t *testing.T) {
 		gradedDir + graderTestFile: "package aufgabe5\n"})
 	class := t.TempDir()
 	repo := filepath.Join(class, "gina")
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t, repo)
 	writeTree(t, repo, map[string]string{gradedDir + "a.go": "package aufgabe5 // deadline\n\nvar x int = \"s\"\n"})
 	git("init", "-q")
 	git("add", ".")
@@ -275,5 +263,16 @@ func TestBatchGradesRepositoriesAtREF(t *testing.T) {
 	}
 	if !slices.ContainsFunc(rep.Ignored, func(l string) bool { return strings.Contains(l, "REF=abgabe: this hand-in is no git repository") }) {
 		t.Errorf("the plain folder's report does not say REF did not apply: %q", rep.Ignored)
+	}
+}
+
+// gitIn runs git in dir as a test's author, failing the test on an error.
+func gitIn(t *testing.T, dir string) func(args ...string) {
+	return func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
 	}
 }
