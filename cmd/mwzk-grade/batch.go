@@ -368,8 +368,13 @@ func seenByGoTool(root, dir string) (string, bool) {
 			return "", false
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-		return "", false // a module of its own: ./... stops at it
+	// ./... stops at a module of its own on the way (a go.mod), and at vendor.
+	at := realPath(root)
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		at = filepath.Join(at, part)
+		if _, err := os.Stat(filepath.Join(at, "go.mod")); err == nil || part == "vendor" {
+			return "", false
+		}
 	}
 	return rel, true
 }

@@ -47,7 +47,7 @@ code{background:#f0f0f0;padding:0 .2em}
 {{$rep := .}}{{range $p := .Parts}}{{range .Tests}}{{if ne .Status "pass"}}
 <div class="test {{.Status}}"><b>{{$p.ID}}/{{.Name}}</b> ({{.Points}} points{{if .Extra}}, hidden test{{end}}): {{.Status}}{{if gt .Runs 1}}, passed {{.Passes}} of {{.Runs}} runs{{end}}
 <pre>{{range .Failure}}{{.}}
-{{end}}</pre>{{range .Pictures}}<p>Picture of the failure: <a href="{{.}}">{{.}}</a></p>{{end}}{{if .Extra}}A hidden test: its code is the instructor's, so it cannot be replayed in the hand-in's own checkout.{{else}}Replay in the hand-in's own checkout: <code>{{replay $rep $p.ID .Name}}</code>{{end}}</div>
+{{end}}</pre>{{range .Pictures}}<p>Picture of the failure: <a href="{{.}}">{{.}}</a></p>{{end}}{{if .Extra}}A hidden test: its code is the instructor's, so it cannot be replayed in the hand-in's own checkout.{{else}}Replay in the hand-in's own checkout: <code>{{replay $rep $p.ID .}}</code>{{end}}</div>
 {{end}}{{end}}{{end}}{{end}}
 {{if .Problems}}<h2>Problems outside the tests</h2><pre>{{range .Problems}}{{.}}
 {{end}}</pre>{{end}}{{end}}
@@ -58,12 +58,17 @@ sha256 {{.SHA256}} · grader {{.Grader}} · {{.GoVersion}} · {{.Date}} · {{.Se
 </body></html>
 `))
 
-// replayHint is the command that replays one failing test with the seed it
-// had, in the student's own checkout.
-func replayHint(rep *Report, part, test string) string {
-	cmd := fmt.Sprintf("make grade-%s RUN=%s", strings.ToLower(part), test)
-	for _, run := range rep.Seeds {
-		if s, ok := run[part+"/"+test]; ok {
+// replayHint is the command that replays one failing test with the seed
+// of the run whose failure the report shows (with --repeat an earlier run
+// may have passed with another seed), in the student's own checkout, of
+// the code that was graded (IMPL).
+func replayHint(rep *Report, part string, t TestGrade) string {
+	cmd := fmt.Sprintf("make grade-%s RUN=%s", strings.ToLower(part), t.Name)
+	if rep.Impl == "solution" {
+		cmd += " IMPL=solution"
+	}
+	if k := t.FailedRun - 1; k >= 0 && k < len(rep.Seeds) {
+		if s, ok := rep.Seeds[k][part+"/"+t.Name]; ok {
 			return fmt.Sprintf("MWZK_SEED=%d %s", s, cmd)
 		}
 	}

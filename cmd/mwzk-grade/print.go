@@ -109,7 +109,7 @@ func printFailures(w io.Writer, rep *Report) {
 				fmt.Fprintf(w, "      picture of the failure (open it in a browser): %s\n", pic)
 			}
 			if !t.Extra { // a hidden test's code is not in the student's checkout
-				fmt.Fprintf(w, "      replay: %s\n", replayHint(rep, p.ID, t.Name))
+				fmt.Fprintf(w, "      replay: %s\n", replayHint(rep, p.ID, t))
 			}
 		}
 	}

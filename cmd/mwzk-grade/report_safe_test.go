@@ -64,7 +64,7 @@ func TestHiddenTestHasNoReplayLine(t *testing.T) {
 // none.
 func TestTextReportHasReplayLines(t *testing.T) {
 	rep := &Report{Submission: "eve", Status: "graded", Repeat: 1, Parts: []PartGrade{{ID: "A5.2", Tests: []TestGrade{
-		{Name: "Linearizable", Points: 6, Runs: 1, Status: "fail"},
+		{Name: "Linearizable", Points: 6, Runs: 1, Status: "fail", FailedRun: 1},
 		{Name: "HiddenRecreate", Extra: true, Points: 3, Runs: 1, Status: "fail"},
 	}}}, Seeds: []map[string]int64{{"A5.2/Linearizable": 42}}}
 	var b strings.Builder

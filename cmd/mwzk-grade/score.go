@@ -73,6 +73,9 @@ type TestGrade struct {
 	Runs    int      `json:"runs"`
 	Status  string   `json:"status"` // pass, fail, flaky, skip, not started, not finished
 	Failure []string `json:"failure,omitempty"`
+	// FailedRun is the run (from 1) that did not pass first, whose
+	// failure is shown and whose seed replays it; 0 when every run passed.
+	FailedRun int `json:"failed_run,omitempty"`
 	// Pictures are pages the failing test drew of its failure (pictures.go).
 	Pictures []string `json:"pictures,omitempty"`
 }
@@ -142,11 +145,14 @@ func gradeTest(runs []*run, t manifestTest) TestGrade {
 	tg := TestGrade{Name: t.Name, Extra: t.Extra, Points: t.Points, Runs: len(runs)}
 	name := t.Part + "/" + t.Name
 	status := ""
-	for _, r := range runs {
+	for k, r := range runs {
 		o := r.tests[name]
 		if r.credited(name) {
 			tg.Passes++
 			continue
+		}
+		if tg.FailedRun == 0 {
+			tg.FailedRun = k + 1
 		}
 		switch {
 		case o == nil && r.timedOut:

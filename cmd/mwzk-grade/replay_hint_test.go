@@ -1,0 +1,53 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReplaySeedOfFailingRun: with --repeat 2, run 1 passes
+// Linearizable (seed 1) and run 2 fails it (seed 2); the replay line must
+// name the failing run's seed, not the first run's.
+func TestReplaySeedOfFailingRun(t *testing.T) {
+	name := "A5.2/Linearizable"
+	r1 := &run{tests: map[string]*outcome{name: {status: "pass"}},
+		sealed: map[string]sealedResult{name: {status: "pass", seed: 1, count: 1}}}
+	r2 := &run{tests: map[string]*outcome{name: {status: "fail", lines: []string{"lost write"}}},
+		sealed: map[string]sealedResult{name: {status: "fail", seed: 2, count: 1}}}
+	runs := []*run{r1, r2}
+	rep := &Report{Submission: "eve", Status: "graded", Repeat: 2}
+	score(rep, runs, "A5.2")
+	rep.Seeds = seedsOf(runs)
+	var b strings.Builder
+	printReport(&b, rep)
+	if !strings.Contains(b.String(), "replay: MWZK_SEED=2 ") {
+		t.Errorf("replay line does not name the failing run's seed 2:\n%s", b.String())
+	}
+}
+
+// TestReplayKeepsImpl: a grade of IMPL=solution must replay the
+// solution; `make grade-a5.2` alone runs assignments/aufgabe5.
+func TestReplayKeepsImpl(t *testing.T) {
+	rep := &Report{Submission: "solution", Impl: "solution", Status: "graded", Repeat: 1,
+		Parts: []PartGrade{{ID: "A5.2", Tests: []TestGrade{{Name: "Linearizable", Points: 6, Runs: 1, Status: "fail"}}}}}
+	if h := replayHint(rep, "A5.2", rep.Parts[0].Tests[0]); !strings.Contains(h, "IMPL=solution") {
+		t.Errorf("replay hint %q would run assignments/, not the graded solution", h)
+	}
+}
+
+// TestNestedModuleHidesHandIns: ./... stops at any folder with a
+// go.mod on the way, not only at the hand-ins folder itself.
+func TestNestedModuleHidesHandIns(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "grading", "ws24"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "grading", "go.mod"), []byte("module grading\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rel, ok := seenByGoTool(root, filepath.Join(root, "grading", "ws24")); ok {
+		t.Errorf("seenByGoTool = %q, true; grading/go.mod makes ./... skip it", rel)
+	}
+}
