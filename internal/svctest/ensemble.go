@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"zablab/internal/ports"
+	"zablab/internal/stacks"
 	"zablab/internal/wait"
 	"zablab/mwzookeeper"
 	"zablab/properties"
@@ -42,6 +43,7 @@ type Ensemble struct {
 	mu      sync.Mutex
 	svcs    []mwzookeeper.Service // nil while stopped
 	doubles []string              // replies given twice
+	pkg     string                // the import path of the Service's code
 }
 
 // Start writes n properties files, starts n replicas made by f and waits
@@ -122,6 +124,9 @@ func (e *Ensemble) writeProps(dir string) error {
 
 func (e *Ensemble) startReplica(i int) error {
 	s := e.f()
+	e.mu.Lock()
+	e.pkg = stacks.PackageOf(s)
+	e.mu.Unlock()
 	if err := s.Start(e.props[i], e.hosts[i].ForService()); err != nil {
 		return fmt.Errorf("replica %d (%s): start: %w", i, e.props[i].File(), err)
 	}
@@ -129,6 +134,19 @@ func (e *Ensemble) startReplica(i int) error {
 	e.svcs[i] = s
 	e.mu.Unlock()
 	return nil
+}
+
+// Stuck describes where the goroutines of the Service's own code are now
+// (internal/stacks), for a failure that waited in vain: "" when none is
+// inside it, else a line to append to the message, starting with "; ".
+func (e *Ensemble) Stuck() string {
+	e.mu.Lock()
+	pkg := e.pkg
+	e.mu.Unlock()
+	if d := stacks.Inside(pkg); d != "" {
+		return "; the Service's goroutines now (a lock or channel that never frees?):" + d
+	}
+	return ""
 }
 
 // N is the number of replicas.
@@ -190,7 +208,7 @@ func (e *Ensemble) WaitServing(t testing.TB, i int) {
 	deadline := time.Now().Add(e.opts.LeaderTimeout)
 	for !h.IsServing() {
 		if time.Now().After(deadline) {
-			t.Fatalf("replica %d of %d does not serve after %v: %s", i, e.n, e.opts.LeaderTimeout, servingHint(h, e.Service(i)))
+			t.Fatalf("replica %d of %d does not serve after %v: %s%s", i, e.n, e.opts.LeaderTimeout, servingHint(h, e.Service(i)), e.Stuck())
 		}
 		<-time.After(5 * time.Millisecond) // Host.Serving is a plain setter: nothing to wait on
 	}
@@ -278,8 +296,8 @@ func (e *Ensemble) Do(t testing.TB, i int, req *mwzookeeper.Request) *mwzookeepe
 	case r := <-e.DoAsync(i, req):
 		return r
 	case <-time.After(e.opts.DoTimeout):
-		t.Fatalf("svctest: replica %d did not answer %s %q (session %#x) within %s",
-			i, req.Op, req.Path, req.Session, e.opts.DoTimeout)
+		t.Fatalf("svctest: replica %d did not answer %s %q (session %#x) within %s%s",
+			i, req.Op, req.Path, req.Session, e.opts.DoTimeout, e.Stuck())
 		return nil
 	}
 }

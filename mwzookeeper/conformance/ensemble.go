@@ -113,7 +113,7 @@ func (x *ens) probe() {
 	case <-time.After(probeTimeout):
 		c.gates.setSilent(fmt.Sprintf("the Service did not answer its first request (createSession) within %s in %s %s",
 			probeTimeout, c.part.ID, c.test.name))
-		c.failf("createSession on replica 1", "a reply within "+probeTimeout.String(), "none")
+		c.failf("createSession on replica 1", "a reply within "+probeTimeout.String(), noReply+x.e.Stuck())
 	}
 }
 
@@ -156,6 +156,9 @@ func (x *ens) submit(i int, req *mwzookeeper.Request, hook func(*mwzookeeper.Res
 	return ch
 }
 
+// noReply is what a test got when no reply came: the usual causes.
+const noReply = "none (reply was never called: Submit blocked, the request was lost, or its Deliver never ran or blocked)"
+
 // await waits for a reply to req, failing the test after replyTimeout.
 func (x *ens) await(i int, req *mwzookeeper.Request, ch <-chan reply) reply {
 	x.c.Helper()
@@ -164,7 +167,7 @@ func (x *ens) await(i int, req *mwzookeeper.Request, ch <-chan reply) reply {
 		return r
 	case <-time.After(replyTimeout):
 		x.c.failf(fmt.Sprintf("%s on replica %d", opText(req), i), "a reply within "+replyTimeout.String(),
-			"none (Submit never called reply, or Submit itself blocked)")
+			noReply+x.e.Stuck())
 		return reply{}
 	}
 }
@@ -209,7 +212,7 @@ func (x *ens) bounded(what string, f func() error) error {
 	case err := <-done:
 		return err
 	case <-time.After(stopTimeout):
-		return fmt.Errorf("%s did not return within %s", what, stopTimeout)
+		return fmt.Errorf("%s did not return within %s%s", what, stopTimeout, x.e.Stuck())
 	}
 }
 

@@ -1,0 +1,195 @@
+package stacks
+
+import (
+	"fmt"
+	"path"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+)
+
+// Goroutine is one goroutine of a runtime.Stack dump.
+type Goroutine struct {
+	Header string  // "goroutine 18 [sync.Mutex.Lock, 2 minutes]"
+	Frames []Frame // innermost first
+}
+
+// Frame is one call on a goroutine's stack.
+type Frame struct {
+	Func string // "zablab/assignments/aufgabe5.(*Service).Deliver"
+	Loc  string // "callback.go:51"
+}
+
+// Parse reads the output of runtime.Stack(buf, true). The "created by"
+// frame is kept as the last frame, prefixed "created by ".
+func Parse(dump string) []Goroutine {
+	var out []Goroutine
+	for _, block := range strings.Split(strings.TrimSpace(dump), "\n\n") {
+		lines := strings.Split(block, "\n")
+		if !strings.HasPrefix(lines[0], "goroutine ") {
+			continue
+		}
+		g := Goroutine{Header: strings.TrimSuffix(lines[0], ":")}
+		for i := 1; i < len(lines); i++ {
+			fn := strings.TrimSpace(lines[i])
+			if fn == "" || strings.HasPrefix(lines[i], "\t") {
+				continue // a location line without its function
+			}
+			f := Frame{Func: funcName(fn)}
+			if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "\t") {
+				f.Loc = location(lines[i+1])
+				i++
+			}
+			g.Frames = append(g.Frames, f)
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// funcName drops a call's argument values and a creator's goroutine:
+// "pkg.(*T).M(0xc000010000, ...)" → "pkg.(*T).M".
+func funcName(line string) string {
+	if c, ok := strings.CutPrefix(line, "created by "); ok {
+		c, _, _ = strings.Cut(c, " in goroutine ")
+		return "created by " + c
+	}
+	if j := strings.LastIndex(line, "("); j > 0 && strings.HasSuffix(line, ")") {
+		return line[:j]
+	}
+	return line
+}
+
+// location is "file.go:51" of "\t/abs/dir/file.go:51 +0x45".
+func location(line string) string {
+	l := strings.TrimSpace(line)
+	if k := strings.Index(l, " +0x"); k > 0 {
+		l = l[:k]
+	}
+	return path.Base(l)
+}
+
+// Dump returns every goroutine's stack.
+func Dump() string {
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) || len(buf) >= 64<<20 {
+			return string(buf[:n])
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
+// PackageOf is the import path of v's (pointed-to) type: where the code of
+// a Service lives. "" for an unnamed type.
+func PackageOf(v any) string {
+	t := reflect.TypeOf(v)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return ""
+	}
+	return t.PkgPath()
+}
+
+// Inside describes, from a dump taken now, the goroutines inside pkg's
+// code; "" when there are none or pkg is "".
+func Inside(pkg string) string {
+	if pkg == "" {
+		return ""
+	}
+	return Describe(Parse(Dump()), pkg, 6)
+}
+
+// Describe lists at most max goroutines of gs that run pkg's code: for
+// each, what it waits in, the frames of pkg (at most eight) and the first
+// frame outside pkg that called into it.
+func Describe(gs []Goroutine, pkg string, max int) string {
+	var b strings.Builder
+	n := 0
+	gs = slices.Clone(gs)
+	slices.SortStableFunc(gs, func(a, b Goroutine) int { return blocked(b) - blocked(a) })
+	for _, g := range gs {
+		first, last := framesOf(g, pkg)
+		if first < 0 {
+			continue
+		}
+		if n == max {
+			fmt.Fprintf(&b, "\n  (more goroutines in %s left out)", path.Base(pkg))
+			break
+		}
+		n++
+		fmt.Fprintf(&b, "\n  %s", g.Header)
+		if first > 0 {
+			fmt.Fprintf(&b, ", waiting in %s", short(g.Frames[first-1].Func, pkg))
+		}
+		for i := first; i <= last && i < first+8; i++ {
+			fmt.Fprintf(&b, "\n      %s (%s)", short(g.Frames[i].Func, pkg), g.Frames[i].Loc)
+		}
+		if last+1 < len(g.Frames) {
+			by := short(g.Frames[last+1].Func, pkg)
+			if c, ok := strings.CutPrefix(by, "created by "); ok {
+				fmt.Fprintf(&b, "\n      a goroutine started by %s", c)
+			} else {
+				fmt.Fprintf(&b, "\n      called by %s", by)
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return b.String()
+}
+
+// blocked ranks what g waits for: a lock first (the usual deadlock), then
+// a channel, then anything else (a select in an idle loop).
+func blocked(g Goroutine) int {
+	switch h := g.Header; {
+	case strings.Contains(h, "Mutex") || strings.Contains(h, "semacquire") || strings.Contains(h, "sync."):
+		return 2
+	case strings.Contains(h, "chan send") || strings.Contains(h, "chan receive"):
+		return 1
+	}
+	return 0
+}
+
+// framesOf is the index of the innermost and outermost frame of pkg in g
+// (-1, -1 when there is none). Frames of pkg's test files (the test's
+// factory, its helpers) do not count: they are the harness, not the code.
+func framesOf(g Goroutine, pkg string) (first, last int) {
+	first, last = -1, -1
+	for i, f := range g.Frames {
+		if inPackage(f.Func, pkg) && !strings.HasSuffix(f.Loc, "_test.go") {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	return first, last
+}
+
+// inPackage says whether fn ("pkg.(*T).M", "pkg.f.func1") is pkg's code.
+func inPackage(fn, pkg string) bool {
+	rest, ok := strings.CutPrefix(fn, pkg)
+	return ok && strings.HasPrefix(rest, ".")
+}
+
+// short drops pkg's path from fn and other paths to their last element:
+// "(*Service).Deliver", "zab.(*node).deliver", "sync.(*Mutex).Lock".
+func short(fn, pkg string) string {
+	by, f := "", fn
+	if c, ok := strings.CutPrefix(f, "created by "); ok {
+		by, f = "created by ", c
+	}
+	if rest, ok := strings.CutPrefix(f, pkg+"."); ok {
+		return by + rest
+	}
+	if i := strings.LastIndex(f, "/"); i >= 0 {
+		f = f[i+1:]
+	}
+	return by + f
+}

@@ -1,0 +1,96 @@
+package stacks
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"zablab/internal/wait"
+)
+
+// A dump as Go prints it: a goroutine deadlocked in the graded package
+// under Zab's callback, an idle one in a select, and one without it.
+const dump = `goroutine 7 [select]:
+zablab/assignments/aufgabe5.(*Service).livenessLoop(0xc000120000)
+	/home/s/aufgabe5/liveness.go:40 +0x1a5
+created by zablab/assignments/aufgabe5.(*Service).Start in goroutine 6
+	/home/s/aufgabe5/service.go:88 +0x2b1
+
+goroutine 18 [sync.Mutex.Lock, 2 minutes]:
+internal/sync.runtime_SemacquireMutex(0xc0000a2004?, 0x0?, 0x0?)
+	/usr/lib/go/src/runtime/sema.go:95 +0x25
+sync.(*Mutex).Lock(...)
+	/usr/lib/go/src/sync/mutex.go:46
+zablab/assignments/aufgabe5.(*Service).sessionExists(0xc000120000, 0x1)
+	/home/s/aufgabe5/sessions.go:51 +0x45
+zablab/assignments/aufgabe5.(*Service).Deliver(0xc000120000, {0xc0001c2000, 0x20, 0x20})
+	/home/s/aufgabe5/callback.go:20 +0x90
+zablab/zab.(*runtime).deliver(0xc0000b4000)
+	/home/s/zab/runtime.go:300 +0x55
+created by zablab/zab.Startup in goroutine 6
+	/home/s/zab/api.go:70 +0x2b1
+
+goroutine 9 [IO wait]:
+internal/poll.runtime_pollWait(0x7f, 0x72)
+	/usr/lib/go/src/runtime/netpoll.go:351 +0x85
+`
+
+func TestDescribeNamesTheBlockedGraded(t *testing.T) {
+	got := Describe(Parse(dump), "zablab/assignments/aufgabe5", 6)
+	want := `
+  goroutine 18 [sync.Mutex.Lock, 2 minutes], waiting in sync.(*Mutex).Lock
+      (*Service).sessionExists (sessions.go:51)
+      (*Service).Deliver (callback.go:20)
+      called by zab.(*runtime).deliver
+  goroutine 7 [select]
+      (*Service).livenessLoop (liveness.go:40)
+      a goroutine started by (*Service).Start`
+	if got != want {
+		t.Fatalf("Describe:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestDescribeWithoutThePackageIsEmpty(t *testing.T) {
+	if got := Describe(Parse(dump), "zablab/solutions/aufgabe5", 6); got != "" {
+		t.Fatalf("Describe of a package without goroutines: %q, want \"\"", got)
+	}
+}
+
+// A goroutine blocked for real on a held lock shows up, live, with the
+// lock it waits in and the function of this test that called it.
+func TestInsideFindsALiveBlockedGoroutine(t *testing.T) {
+	var mu sync.Mutex
+	mu.Lock()
+	started := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		close(started)
+		mu.Lock() // blocks until the test unlocks
+		mu.Unlock()
+		close(done)
+	}()
+	<-started
+	var got string
+	wait.For(t, "the goroutine blocked in sync.(*Mutex).Lock", 5*time.Second, func() bool {
+		got = Inside("sync")
+		return strings.Contains(got, "(*Mutex).Lock (mutex.go:")
+	})
+	mu.Unlock()
+	<-done
+	if !strings.Contains(got, "called by stacks.TestInsideFindsALiveBlockedGoroutine.func1") {
+		t.Fatalf("Inside(sync) does not name the caller:%s", got)
+	}
+}
+
+func TestPackageOf(t *testing.T) {
+	type local struct{}
+	for _, c := range []struct {
+		v    any
+		want string
+	}{{&local{}, "zablab/internal/stacks"}, {local{}, "zablab/internal/stacks"}, {nil, ""}, {3, ""}} {
+		if got := PackageOf(c.v); got != c.want {
+			t.Errorf("PackageOf(%T) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
