@@ -277,6 +277,11 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 	case errors.As(err, &emptyACL):
 		c.enqueue(s)
 		s.complete(invalidACL(&s.req, emptyACL.Op))
+	case errors.Is(err, wire.ErrUnknownOp) && h.Op == mwzookeeper.OpReconfig:
+		// ZooKeeper's answer where reconfiguration is off (its default):
+		// clients know this code, not Unimplemented, for reconfig.
+		c.enqueue(s)
+		s.completeErr(mwzookeeper.ErrReconfigDisabled)
 	case errors.Is(err, wire.ErrUnknownOp):
 		c.enqueue(s)
 		s.completeErr(mwzookeeper.ErrUnimplemented)

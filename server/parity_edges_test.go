@@ -328,12 +328,14 @@ func TestMultiCreateFlagsAsZooKeeper(t *testing.T) {
 
 // rawMultiCreate sends a multi of one create op whose MultiHeader type is
 // typ (1 create, 19 createContainer, 21 createTTL) with the given flags
-// (and a TTL of a minute for createTTL), and describes the reply: the
-// header's error, and each result's type and error (a create2 result is a
-// path and a stat, a create result a path only).
+// (and a TTL of a minute for createTTL), and describes the reply (rawMulti).
 func rawMultiCreate(r *raw, xid, typ int32, path string, flags int32) string {
-	b := be32(be32(nil, xid), 14) // multi
-	b = append(be32(b, typ), 0)   // MultiHeader{typ, done false, -1}
+	return rawMulti(r, xid, multiCreateOp(typ, path, flags))
+}
+
+// multiCreateOp is a multi's create op: its MultiHeader and its request.
+func multiCreateOp(typ int32, path string, flags int32) []byte {
+	b := append(be32(nil, typ), 0) // MultiHeader{typ, done false, -1}
 	b = be32(b, -1)
 	b = be32(jstr(b, path), 0)
 	b = be32(b, 1)
@@ -341,6 +343,22 @@ func rawMultiCreate(r *raw, xid, typ int32, path string, flags int32) string {
 	b = be32(b, flags)
 	if typ == 21 {
 		b = be64(b, 60000)
+	}
+	return b
+}
+
+// multiDeleteOp is a multi's delete op of any version.
+func multiDeleteOp(path string) []byte {
+	return be32(jstr(be32(append(be32(nil, 2), 0), -1), path), -1)
+}
+
+// rawMulti sends a multi of the given ops and describes the reply: the
+// header's error, and each result's type and error (a create2 result is a
+// path and a stat, a create result a path only).
+func rawMulti(r *raw, xid int32, ops ...[]byte) string {
+	b := be32(be32(nil, xid), 14) // multi
+	for _, op := range ops {
+		b = append(b, op...)
 	}
 	b = be32(append(be32(b, -1), 1), -1)
 	r.frame(b)
@@ -370,6 +388,8 @@ func rawMultiCreate(r *raw, xid, typ int32, path string, flags int32) string {
 			if rt != 1 {
 				rest = rest[68:]
 			}
+		case 2:
+			out += fmt.Sprintf("; result type 2 err %d", code)
 		default:
 			return out + fmt.Sprintf("; result type %d: not read further", rt)
 		}

@@ -42,23 +42,40 @@ var errBadKey = errors.New("aufgabe5: bad configuration")
 
 // refuseTTL answers a request that would create a TTL node while they
 // are off: Unimplemented, as ZooKeeper without extendedTypesEnabled. The
-// proposer decides it, so replicas configured apart never disagree.
-func (s *Service) refuseTTL(req *mwzookeeper.Request) error {
+// proposer decides it, so replicas configured apart never disagree. In a
+// multi the refused op becomes opTTLOff, so the multi fails at that op in
+// its order, as ZooKeeper's would, and an op before it may fail first; the
+// request is then a copy.
+func (s *Service) refuseTTL(req *mwzookeeper.Request) (*mwzookeeper.Request, error) {
 	if s.ext.ttlAllowed {
-		return nil
-	}
-	off := func(path string) error {
-		return fmt.Errorf("%w: TTL node %q: %s is off", mwzookeeper.ErrUnimplemented, path, mwzookeeper.KeyExtendedTypes)
+		return req, nil
 	}
 	if req.Op.IsCreate() && req.Mode.IsTTL() {
-		return off(req.Path)
+		return req, ttlOff(req.Path)
 	}
-	for i := range req.Ops { // no copy: this runs for every write
+	for i := range req.Ops { // no copy unless needed: this runs for every write
 		if req.Ops[i].Op.IsCreate() && req.Ops[i].Mode.IsTTL() {
-			return off(req.Ops[i].Path)
+			r := *req
+			r.Ops = slices.Clone(req.Ops)
+			for j := i; j < len(r.Ops); j++ {
+				if r.Ops[j].Op.IsCreate() && r.Ops[j].Mode.IsTTL() {
+					r.Ops[j].Op = opTTLOff
+				}
+			}
+			return &r, nil
 		}
 	}
-	return nil
+	return req, nil
+}
+
+// opTTLOff stands in a multi's txn for a TTL create that its proposer
+// refused. It is the opcode of an error result, which no client can send
+// inside a multi (wire refuses it).
+const opTTLOff = mwzookeeper.OpError
+
+// ttlOff is the error of a TTL create while TTL nodes are off.
+func ttlOff(path string) error {
+	return fmt.Errorf("%w: TTL node %q: %s is off", mwzookeeper.ErrUnimplemented, path, mwzookeeper.KeyExtendedTypes)
 }
 
 // checkCreateMode checks a create's flags and TTL as ZooKeeper's

@@ -59,7 +59,9 @@ func (s *Service) applyCloseSession(c *applyCtx, id int64, expired bool) {
 	// (s.closedOut).
 	// TODO(A5.3): delete its ephemeral nodes, in the same order everywhere
 	// (s.tree.ephemeralsOf), and forget it in s.expiring and s.active.
-	// TODO(A5.6): remove its watches here.
+	// TODO(A5.6): fire the events of its deleted ephemerals (s.fire(c.events),
+	// then empty c.events), then remove its watches here: as in ZooKeeper,
+	// the closing session hears of them before the close's reply.
 }
 
 // closedSession is a SessionClosed call for the host, made once the apply

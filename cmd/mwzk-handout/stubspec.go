@@ -35,7 +35,7 @@ var provided = []string{
 	"decoder.uint64", "decoder.bytes", "decoder.op", "decodeTxn", "decodeRequest",
 	// ZooKeeper 3.8 beyond the sheet: ACLs, containers, TTL nodes (extended.go and the codecs)
 	"appendACL", "appendIDs", "decoder.acl", "decoder.ids", "emptyTree", "readAllowed", "aclAsSeen",
-	"readExtension", "Service.refuseTTL", "checkCreateMode", "nodeACL", "extendedOwner", "Service.permitted",
+	"readExtension", "Service.refuseTTL", "ttlOff", "checkCreateMode", "nodeACL", "extendedOwner", "Service.permitted",
 	"Service.setACL", "Service.deleteContainer", "expired", "Service.sweepCandidates",
 	// readonly.go: ZooKeeper's read-only mode answers reads through the student's read
 	"Service.ReadStale", // beyond the sheet
@@ -362,7 +362,9 @@ var stubBodies = map[string]string{
 	// (s.closedOut).
 	// TODO(A5.3): delete its ephemeral nodes, in the same order everywhere
 	// (s.tree.ephemeralsOf), and forget it in s.expiring and s.active.
-	// TODO(A5.6): remove its watches here.`,
+	// TODO(A5.6): fire the events of its deleted ephemerals (s.fire(c.events),
+	// then empty c.events), then remove its watches here: as in ZooKeeper,
+	// the closing session hears of them before the close's reply.`,
 	"Service.applyLiveness": `
 	// TODO(A5.3): each session named was seen now, on this replica's
 	// monotonic clock (sess.seen = time.Since(s.start)). The leader's

@@ -22,6 +22,8 @@ func (s *Service) applyMulti(c *applyCtx, ops []mwzookeeper.Op) ([]mwzookeeper.O
 		case mwzookeeper.OpCheck, mwzookeeper.OpCreate, mwzookeeper.OpCreate2, mwzookeeper.OpDelete, mwzookeeper.OpSetData,
 			mwzookeeper.OpCreateContainer, mwzookeeper.OpCreateTTL:
 			results[i].Path, results[i].Stat, err = s.applyOp(c, o)
+		case opTTLOff:
+			err = ttlOff(o.Path)
 		default:
 			err = fmt.Errorf("%w: op %s at %d of a multi", mwzookeeper.ErrBadArguments, o.Op, i)
 		}

@@ -219,7 +219,7 @@ func (s *Service) submitWrite(req *mwzookeeper.Request, reply func(*mwzookeeper.
 	}
 	err := tooLarge(req)
 	if err == nil {
-		err = s.refuseTTL(req)
+		req, err = s.refuseTTL(req)
 	}
 	if err != nil {
 		if req.Session != 0 && len(s.queues[req.Session]) > 0 {

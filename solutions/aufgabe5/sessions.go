@@ -60,10 +60,14 @@ func (s *Service) applyCloseSession(c *applyCtx, id int64, expired bool) {
 	if s.sessions[id] == nil {
 		return
 	}
-	s.watches.RemoveSession(id)
 	for _, p := range s.tree.ephemeralsOf(id) {
 		s.deleteNode(c, p)
 	}
+	// Their events go out while the session's watches still count: as in
+	// ZooKeeper, the closing session hears of them before the close's reply.
+	s.fire(c.events)
+	c.events = c.events[:0]
+	s.watches.RemoveSession(id)
 	delete(s.sessions, id)
 	delete(s.expiring, id)
 	delete(s.active, id)
