@@ -27,6 +27,9 @@ type batchItem struct {
 	name, path string
 	rep        *Report
 	skipped    bool
+	// interrupted: the batch was stopped while this one was graded; its
+	// result is not recorded, its last grade (if any) stays.
+	interrupted bool
 }
 
 // gradeBatch grades every entry of o.submissions, each in its own tree,
@@ -64,7 +67,11 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 			so.ports = fmt.Sprintf("%d-%d", 20000+slot*1000, 20999+slot*1000)
 			for i := range work {
 				it := &items[i]
+				if ctx.Err() != nil {
+					continue // interrupted before it started: not reached
+				}
 				it.rep, it.skipped = gradeItem(ctx, root, so, it)
+				it.interrupted = it.rep == nil
 				mu.Lock()
 				done++
 				fmt.Fprintf(log, "[%d/%d] %s\n", done, len(items), visible(progressLine(it)))
@@ -80,15 +87,53 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 	}
 	close(work)
 	wg.Wait()
+	book := filepath.Join(o.out, gradebookFile)
 	if ctx.Err() != nil {
+		// The gradebook still matches the reports: this batch's grades,
+		// and the last recorded grade of those it did not reach.
+		n := lastGrades(o.out, items)
+		if err := writeGradebook(book, items); err != nil {
+			return errors.Join(fmt.Errorf("interrupted: %w", ctx.Err()), err)
+		}
+		fmt.Fprintf(log, "mwzk-grade: interrupted: wrote %s: %s; %d row(s) hold the grade of an earlier batch, %d hand-in(s) have none yet: run the same command again to grade them\n",
+			book, statusCounts(items), n, ungraded(items))
 		return fmt.Errorf("interrupted: %w", ctx.Err())
 	}
-	book := filepath.Join(o.out, gradebookFile)
 	if err := writeGradebook(book, items); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "mwzk-grade: wrote %s: %s\n", book, statusCounts(items))
 	return nil
+}
+
+// lastGrades gives the items an interrupted batch did not grade the grade
+// recorded in their folder by an earlier batch, if any; it returns how
+// many it found. Such an item counts as skipped: its files may have
+// changed since.
+func lastGrades(out string, items []batchItem) int {
+	n := 0
+	for i := range items {
+		it := &items[i]
+		if it.rep != nil {
+			continue
+		}
+		if old, err := readJSON(filepath.Join(out, it.name, "grade.json")); err == nil {
+			it.rep, it.skipped = old, true
+			n++
+		}
+	}
+	return n
+}
+
+// ungraded counts the items without any grade.
+func ungraded(items []batchItem) int {
+	n := 0
+	for _, it := range items {
+		if it.rep == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // statusCounts says how many submissions ended how ("3 graded, 1
@@ -174,6 +219,11 @@ func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Rep
 		o = o.forHandIn(it.path, ref)
 		o.pictures, o.picturesBase = filepath.Join(dir, "pictures"), dir
 		rep, err = gradeSubmission(ctx, root, o, sub, io.Discard)
+		if ctx.Err() != nil {
+			// Stopped by the batch's interrupt, not by its own time
+			// limit: nothing of this run says anything about the code.
+			return nil, false
+		}
 		if rep != nil {
 			tidyPictures(rep, o.pictures)
 		}
@@ -203,8 +253,10 @@ func refusedReport(root string, o options, it *batchItem, err error) *Report {
 func upToDate(root string, o options, dir string, sub *submission) (*Report, bool) {
 	old, err := readJSON(filepath.Join(dir, "grade.json"))
 	if err != nil || old.SHA256 != sub.sha256() || old.Repeat != o.repeat || old.Part != o.part ||
-		old.Extra != o.extra || old.Status == "error" || old.GraderTree == "" || old.Unconfined && !o.noSandbox {
-		// An unconfined grade is graded again once a sandbox can be had.
+		old.Extra != o.extra || old.Status == "error" || old.GraderTree == "" || old.Unconfined && !o.noSandbox ||
+		old.Status == "timeout" && old.Timeout != o.timeout.String() {
+		// An unconfined grade is graded again once a sandbox can be had,
+		// a timeout when the time per run changed (TIMEOUT raised).
 		return nil, false
 	}
 	h, err := graderTreeHash(root, o.extra, o.leave()...)
@@ -231,6 +283,9 @@ func writeReports(dir string, rep *Report) error {
 }
 
 func progressLine(it *batchItem) string {
+	if it.interrupted {
+		return it.name + ": interrupted: not recorded (its last grade, if any, stays; the next run grades it)"
+	}
 	r := it.rep
 	s := fmt.Sprintf("%s: %s", it.name, r.Status)
 	if r.Status == "graded" || r.Status == "timeout" {

@@ -73,7 +73,7 @@ func gradeSubmission(ctx context.Context, root string, o options, sub *submissio
 	start := time.Now()
 	var err error
 	rep := &Report{Submission: sub.Name, Origin: sub.Origin, Ref: sub.Ref, Variant: o.variant, Extra: o.extra,
-		Part: o.part, Repeat: o.repeat, SHA256: sub.sha256(), Ignored: sub.Ignored, Dir: sub.at(""),
+		Part: o.part, Repeat: o.repeat, Timeout: o.timeout.String(), SHA256: sub.sha256(), Ignored: sub.Ignored, Dir: sub.at(""),
 		Grader: graderVersion(root), GoVersion: goVersion(), Date: start.UTC().Format(time.RFC3339)}
 	if sub.Origin == "" {
 		rep.Impl = o.impl

@@ -33,9 +33,12 @@ type Report struct {
 	Date       string  `json:"date"` // RFC 3339
 	Seconds    float64 `json:"seconds"`
 
-	Part   string             `json:"part,omitempty"` // only this part was graded
-	Repeat int                `json:"repeat"`
-	Seeds  []map[string]int64 `json:"seeds,omitempty"` // per run, per randomized test
+	Part   string `json:"part,omitempty"` // only this part was graded
+	Repeat int    `json:"repeat"`
+	// Timeout is the time of one run ("15m0s"): a timeout graded with
+	// another is graded again (batch.go, upToDate).
+	Timeout string             `json:"timeout,omitempty"`
+	Seeds   []map[string]int64 `json:"seeds,omitempty"` // per run, per randomized test
 	// Unconfined: the code ran without the sandbox (--no-sandbox, or one's
 	// own checkout where none can be made).
 	Unconfined bool `json:"unconfined,omitempty"`
