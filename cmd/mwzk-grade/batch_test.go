@@ -117,7 +117,7 @@ func TestBatchGradesAClass(t *testing.T) {
 	}
 	// The hanging Start is named, with the test it hung and the tests that never started.
 	text := readFile(t, filepath.Join(out, "hang", "report.txt"))
-	for _, want := range []string{"still running then: A5.1/", "(*Service).Start (service.go:", ": not finished", "Not started, the time ran out before them"} {
+	for _, want := range []string{"still running then: A5.1/", "(*Service).Start (service.go:", ": not finished", "Not started, the run ended before them"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the hanging submission's report lacks %q:\n%s", want, text)
 		}

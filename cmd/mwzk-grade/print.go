@@ -114,7 +114,7 @@ func printFailures(w io.Writer, rep *Report) {
 		}
 	}
 	if len(notStarted) > 0 {
-		fmt.Fprintf(w, "\n  Not started, the time ran out before them (%d): %s\n", len(notStarted), strings.Join(notStarted, ", "))
+		fmt.Fprintf(w, "\n  Not started, the run ended before them (the time ran out, or the suite crashed: see below) (%d): %s\n", len(notStarted), strings.Join(notStarted, ", "))
 	}
 	if !header && len(notStarted) == 0 {
 		fmt.Fprintf(w, "\nEvery test passed.\n")

@@ -157,8 +157,9 @@ func gradeTest(runs []*run, t manifestTest) TestGrade {
 		if tg.FailedRun == 0 {
 			tg.FailedRun = k + 1
 		}
+		crash := crashLine(r)
 		switch {
-		case o == nil && r.timedOut:
+		case o == nil && (r.timedOut || crash != ""):
 			status = worse(status, "not started")
 		case o == nil || o.status == "" || o.status == "pass":
 			// No event, or a pass without a signed pass: it did not
@@ -169,6 +170,11 @@ func gradeTest(runs []*run, t manifestTest) TestGrade {
 		}
 		if tg.Failure == nil && o != nil {
 			tg.Failure = failureLines(o.lines, failureLineCount)
+			if o.status == "" && crash != "" {
+				// It was running when the process died: that is its failure.
+				tg.Failure = append([]string{"the suite crashed while this test ran: " + crash}, tg.Failure...)
+				tg.Failure = tg.Failure[:min(len(tg.Failure), failureLineCount)]
+			}
 		}
 	}
 	switch {
@@ -182,6 +188,21 @@ func gradeTest(runs []*run, t manifestTest) TestGrade {
 		tg.Status = status
 	}
 	return tg
+}
+
+// crashLine is the panic or fatal error that ended run r, with the first
+// frame of the graded code below it; "" for a run that did not crash (Go's
+// own test timeout is a panic too, but told as a timeout).
+func crashLine(r *run) string {
+	if r.exitErr == nil {
+		return ""
+	}
+	for _, l := range r.other {
+		if (strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ")) && !strings.HasPrefix(l, goTimeoutPrefix) {
+			return l + gradedFrameIn(r.other)
+		}
+	}
+	return ""
 }
 
 // worse keeps the more telling of two statuses.

@@ -179,3 +179,28 @@ func TestCrashNote(t *testing.T) {
 		}
 	}
 }
+
+// TestCrashNamesTheRunningTest: a run that died of a fatal error (a
+// concurrent map write) blames the test that was running, with the error
+// and the graded line, and lists the tests after it as not started rather
+// than "not finished" without a reason.
+func TestCrashNamesTheRunningTest(t *testing.T) {
+	tests := conformance.Tests()
+	ran, running, after := tests[0], tests[1], tests[2]
+	name := func(ts conformance.Test) string { return ts.Part + "/" + ts.Name }
+	r := fakeRun(map[string]string{name(ran): "pass", name(running): ""}, map[string]string{name(ran): "pass"})
+	r.exitErr = errors.New("exit status 2")
+	r.other = []string{"fatal error: concurrent map read and map write", "", "goroutine 41 [running]:",
+		gradedFramePrefix + "(*Service).read(0xc000120000)", "\t/tmp/x/assignments/aufgabe5/reads.go:51 +0x45"}
+	got := gradeTest([]*run{r}, manifestTest{running.Part, running.Name, running.Points, false})
+	want := "the suite crashed while this test ran: fatal error: concurrent map read and map write, in (*Service).read (reads.go:51)"
+	if got.Status != "not finished" || len(got.Failure) == 0 || got.Failure[0] != want {
+		t.Errorf("the running test: status %q, failure %q; want not finished with %q first", got.Status, got.Failure, want)
+	}
+	if got := gradeTest([]*run{r}, manifestTest{after.Part, after.Name, after.Points, false}); got.Status != "not started" {
+		t.Errorf("a test after the crash: status %q, want not started", got.Status)
+	}
+	if got := gradeTest([]*run{r}, manifestTest{ran.Part, ran.Name, ran.Points, false}); got.Status != "pass" {
+		t.Errorf("the test before the crash: status %q, want pass", got.Status)
+	}
+}
