@@ -68,6 +68,9 @@ func (o OpCode) String() string {
 
 // IsWrite says whether the operation changes the replicated state, and so
 // must go through Zab. Sync goes through Zab too but changes nothing.
+// OpReconnect is the exception: it counts as a write for the server (a
+// read-only server refuses it), but a Service answers it locally, from the
+// session it already has; it must not be proposed.
 func (o OpCode) IsWrite() bool {
 	switch o {
 	case OpCreate, OpCreate2, OpDelete, OpSetData, OpMulti, OpCreateSession, OpCloseSession,

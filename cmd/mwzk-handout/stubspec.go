@@ -110,6 +110,7 @@ var stubBodies = map[string]string{
 	// TODO(A5.1): route the request. Writes (req.Op.IsWrite(), the session
 	// requests among them) go through Zab: submitWrite. Reads are answered
 	// here, at once, from the applied state: submitLocal with s.read.
+	// OpReconnect, though IsWrite, never goes through Zab (see A5.2).
 	// TODO(A5.2): OpSync goes through Zab too (submitSync); OpReconnect, a
 	// client coming back with its session, is answered locally
 	// (submitLocal with s.reconnect).

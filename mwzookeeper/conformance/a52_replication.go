@@ -208,7 +208,7 @@ func testSync(c *T) {
 		}
 		if gr := x.await(r, get, gch); gr.Err != nil || string(gr.Data) != "x" {
 			c.failf(fmt.Sprintf("%s right after sync on replica %d; the create was answered on replica %d", opText(get), r, w),
-				"data \"x\" (sync, then read, sees every write answered before)", describe(get, gr.Response))
+				"data \"x\" (sync, then read, sees every write answered before; the read was submitted right behind the sync, before its reply: it must wait its turn in the session's order)", describe(get, gr.Response))
 		}
 	}
 }
