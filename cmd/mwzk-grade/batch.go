@@ -37,9 +37,12 @@ type batchItem struct {
 // one folder of reports per submission under o.out. A submission whose
 // files and grader are unchanged since the last batch is not graded again.
 func gradeBatch(ctx context.Context, root string, o options, log io.Writer) error {
-	items, err := listSubmissions(o.submissions)
+	items, texts, err := listSubmissions(o.submissions)
 	if err != nil {
 		return err
+	}
+	for _, n := range texts {
+		fmt.Fprintf(log, "mwzk-grade: left out %s: a course platform's online text, not a hand-in\n", visible(n))
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
@@ -163,16 +166,19 @@ func statusCounts(items []batchItem) string {
 // ones: archives, folders and repositories, and any other file too, so
 // that an upload of a kind the grader does not read (a .rar) is a refused
 // row of the gradebook rather than a student missing from it.
-func listSubmissions(dir string) ([]batchItem, error) {
+func listSubmissions(dir string) (items []batchItem, texts []string, err error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("--submissions: %w", err)
+		return nil, nil, fmt.Errorf("--submissions: %w", err)
 	}
-	var items []batchItem
 	seen := map[string]string{}
 	for _, de := range des {
 		n := de.Name()
 		if strings.HasPrefix(n, ".") {
+			continue
+		}
+		if onlineText(n) {
+			texts = append(texts, n)
 			continue
 		}
 		name := submissionName(n)
@@ -182,15 +188,23 @@ func listSubmissions(dir string) ([]batchItem, error) {
 			name += " (hand-in)"
 		}
 		if other, dup := seen[name]; dup {
-			return nil, fmt.Errorf("--submissions %s: %s and %s both name submission %q", dir, other, n, name)
+			return nil, nil, fmt.Errorf("--submissions %s: %s and %s both name submission %q", dir, other, n, name)
 		}
 		seen[name] = n
 		items = append(items, batchItem{name: name, path: filepath.Join(dir, n)})
 	}
 	if len(items) == 0 {
-		return nil, fmt.Errorf("--submissions %s: nothing in it (archives %s, folders or repositories)", dir, archiveKinds)
+		return nil, nil, fmt.Errorf("--submissions %s: nothing in it (archives %s, folders or repositories)", dir, archiveKinds)
 	}
-	return items, nil
+	return items, texts, nil
+}
+
+// onlineText says whether a folder of a course platform's export holds a
+// student's online text (Moodle: "Name_1234_assignsubmission_onlinetext_")
+// beside the file upload: the same student, no code; a row of its own
+// would be a second, refused grade for them.
+func onlineText(name string) bool {
+	return strings.HasSuffix(strings.ToLower(name), "_onlinetext_")
 }
 
 // gradeItem grades one submission unless its last grade still holds, and

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -64,7 +65,11 @@ sha256 {{.SHA256}} · grader {{.Grader}} · {{.GoVersion}} · {{.Date}} · {{.Se
 // the code that was graded (IMPL).
 func replayHint(rep *Report, part string, t TestGrade) string {
 	cmd := fmt.Sprintf("make grade-%s RUN=%s", strings.ToLower(part), t.Name)
-	if rep.Impl == "solution" {
+	switch {
+	case rep.Variant != "":
+		// grade-a5.N would run the reference without the variant's change.
+		cmd = fmt.Sprintf("make grade-variant V=%s PART=%s", strings.TrimSuffix(filepath.Base(rep.Variant), ".diff"), part)
+	case rep.Impl == "solution":
 		cmd += " IMPL=solution"
 	}
 	if k := t.FailedRun - 1; k >= 0 && k < len(rep.Seeds) {

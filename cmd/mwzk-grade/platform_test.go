@@ -79,9 +79,15 @@ func TestEveryUploadIsARow(t *testing.T) {
 	writeTar(t, filepath.Join(class, "frank.tar"), platformHandIn)
 	os.WriteFile(filepath.Join(class, "gina.rar"), []byte("Rar!"), 0o644)
 	os.WriteFile(filepath.Join(class, ".DS_Store"), nil, 0o644)
-	items, err := listSubmissions(class)
+	text := "Gina Lang_1234_assignsubmission_onlinetext_"
+	os.MkdirAll(filepath.Join(class, text), 0o755)
+	os.WriteFile(filepath.Join(class, text, "onlinetext.html"), []byte("<p>see the upload</p>"), 0o644)
+	items, texts, err := listSubmissions(class)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.Equal(texts, []string{text}) {
+		t.Errorf("online texts %q, want %q left out", texts, text)
 	}
 	var names []string
 	for _, it := range items {

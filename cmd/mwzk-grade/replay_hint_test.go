@@ -37,6 +37,17 @@ func TestReplayKeepsImpl(t *testing.T) {
 	}
 }
 
+// TestReplayOfAVariantGradesTheVariant: grade-a5.N would run the reference
+// without the variant's change, which passes.
+func TestReplayOfAVariantGradesTheVariant(t *testing.T) {
+	rep := &Report{Submission: "solution", Impl: "solution", Variant: "solutions/variants/local-clock.diff", Status: "graded", Repeat: 1,
+		Seeds: []map[string]int64{{"A5.4/SameEverywhere": 7}},
+		Parts: []PartGrade{{ID: "A5.4", Tests: []TestGrade{{Name: "SameEverywhere", Points: 6, Runs: 1, Status: "fail", FailedRun: 1}}}}}
+	if h, want := replayHint(rep, "A5.4", rep.Parts[0].Tests[0]), "MWZK_SEED=7 make grade-variant V=local-clock PART=A5.4"; h != want {
+		t.Errorf("replay hint %q, want %q", h, want)
+	}
+}
+
 // TestNestedModuleHidesHandIns: ./... stops at any folder with a
 // go.mod on the way, not only at the hand-ins folder itself.
 func TestNestedModuleHidesHandIns(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"zablab/internal/stacks"
 )
 
 // A submission that hangs (a Start that never returns, a lock never
@@ -32,15 +34,18 @@ const goTimeoutPrefix = "panic: test timed out after "
 type stuckReport struct {
 	after   string   // "2m42s"
 	running []string // the suite's tests that were running, "A5.1/Session"
-	frames  []string // the graded code on the stacks, "(*Service).Start (service.go:57)"
+	frames  []string // the graded code on the stacks of blocked goroutines, "(*Service).Start (service.go:57)"
+	loops   []string // the graded code on the other stacks (a select in a loop, a sleep)
 }
 
 func findStuck(lines []string) (s stuckReport, ok bool) {
-	inRunning := false
+	inRunning, blocks := false, false
 	seen := map[string]bool{}
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		switch {
+		case ok && strings.HasPrefix(t, "goroutine ") && strings.HasSuffix(t, ":"):
+			blocks = stacks.Blocks(t)
 		case strings.HasPrefix(t, goTimeoutPrefix):
 			s.after, ok, inRunning = strings.TrimPrefix(t, goTimeoutPrefix), true, false
 		case t == "running tests:":
@@ -54,9 +59,13 @@ func findStuck(lines []string) (s stuckReport, ok bool) {
 			inRunning = false
 		case ok && strings.HasPrefix(t, gradedFramePrefix):
 			f := frameOf(strings.TrimPrefix(t, gradedFramePrefix), lines, i)
-			if f != "" && !seen[f] && len(s.frames) < 8 {
+			list := &s.loops
+			if blocks {
+				list = &s.frames
+			}
+			if f != "" && !seen[f] && len(*list) < 8 {
 				seen[f] = true
-				s.frames = append(s.frames, f)
+				*list = append(*list, f)
 			}
 		}
 	}
@@ -89,9 +98,13 @@ func (s stuckReport) lines() []string {
 	if len(s.running) > 0 {
 		out = append(out, "still running then: "+strings.Join(s.running, ", "))
 	}
-	if len(s.frames) > 0 {
+	switch {
+	case len(s.frames) > 0:
 		out = append(out, "the graded code those goroutines were in (a call that never returns?): "+strings.Join(s.frames, "; "))
-	} else {
+	case len(s.loops) > 0:
+		out = append(out, "no goroutine of the graded code was blocked on a lock or channel; it was in "+strings.Join(s.loops, "; ")+
+			" (waiting in a loop: the tests may need more time than the limit, or wait for an answer this code never gives)")
+	default:
 		out = append(out, "no goroutine was inside the graded code: it may wait on something the graded code never answered")
 	}
 	return out

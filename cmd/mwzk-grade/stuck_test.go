@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +27,26 @@ func TestFindStuckNamesTheTestsAndTheGradedCode(t *testing.T) {
 	}
 	if _, ok := findStuck([]string{"FAIL", "exit status 1"}); ok {
 		t.Error("a plain failure was taken for a timeout")
+	}
+}
+
+// TestFindStuckTellsALoopFromABlock: the same report with the graded
+// goroutine in a select with cases (a healthy background loop, while a
+// test waits for a session to time out) names no "call that never
+// returns", and the gradebook's note does not say "stuck in".
+func TestFindStuckTellsALoopFromABlock(t *testing.T) {
+	b, err := os.ReadFile("testdata/gotimeout.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), "goroutine 20 [select (no cases)]:", "goroutine 20 [select, 1 minutes]:", 1)
+	s, ok := findStuck(strings.Split(text, "\n"))
+	if !ok || len(s.frames) != 0 || !slices.Equal(s.loops, []string{"(*Service).Start (service.go:4)"}) {
+		t.Fatalf("findStuck: %+v, %v; want the Start frame as a loop, not as blocked", s, ok)
+	}
+	r := &Report{Status: "timeout", Problems: s.lines()}
+	if n := reportNote(r); strings.Contains(n, "stuck in") {
+		t.Errorf("gradebook note %q for code that waited in a select loop", n)
 	}
 }
 

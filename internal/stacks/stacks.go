@@ -150,11 +150,17 @@ func blocked(g Goroutine) int {
 	switch h := g.Header; {
 	case strings.Contains(h, "Mutex") || strings.Contains(h, "semacquire") || strings.Contains(h, "sync."):
 		return 2
-	case strings.Contains(h, "chan send") || strings.Contains(h, "chan receive"):
+	case strings.Contains(h, "chan send") || strings.Contains(h, "chan receive") || strings.Contains(h, "select (no cases)"):
 		return 1
 	}
 	return 0
 }
+
+// Blocks says whether a goroutine header ("goroutine 18 [sync.Mutex.Lock,
+// 2 minutes]") tells of a wait that only another goroutine can end: a lock,
+// a channel, a select without cases. A select with cases or a sleep is how
+// a healthy background loop waits.
+func Blocks(header string) bool { return blocked(Goroutine{Header: header}) > 0 }
 
 // framesOf is the index of the innermost and outermost frame of pkg in g
 // (-1, -1 when there is none). Frames of pkg's test files (the test's
