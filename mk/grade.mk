@@ -25,9 +25,11 @@ grade-list: ## the parts and tests of the grading, with their points
 # grade-a5.N runs one part's tests with go test's own verbose output, for
 # working on that part: make grade-a5.1 [RUN=TreeOperations].
 # go test says only "no test files" (and succeeds) where the grader's test
-# file is gone, so its absence is said first.
+# file is gone, so its absence is said first; then the code is checked as
+# make grade checks it (imports, directives), so a refusal shows here too.
 define grade-part
 @test -f $(GRADE_DIR)conformance_test.go || { echo "make grade-a5.$(1): $(GRADE_DIR)conformance_test.go is missing: the grader's tests live there; restore it (from the handout's tarball, or git checkout)" >&2; exit 2; }
+@$(GO) run ./cmd/mwzk-grade --check-code --impl $(IMPL)
 MWZK_GRADE=1 $(GO) test -count=1 -v -timeout 5m -run 'TestConformance/^A5\.$(1)$$/$(if $(RUN),^$(RUN)$$)' $(GRADE_DIR)
 endef
 grade-a5.1: ## one part's tests with their whole output: make grade-a5.1 ... grade-a5.7 [RUN=TestName]

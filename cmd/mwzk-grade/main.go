@@ -36,6 +36,7 @@ type options struct {
 	replay      string
 	timeout     time.Duration // per run: a submission gets total()
 	list        bool
+	checkCode   bool
 	noSandbox   bool // run the graded code unconfined (sandbox.go)
 
 	seeds []map[string]int64 // per run (replay)
@@ -84,6 +85,7 @@ func newFlags(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.replay, "replay", "", "grade again exactly as this grade.json says and tell whether the result matches")
 	fs.DurationVar(&o.timeout, "timeout", 15*time.Minute, "time for one run of a submission; with --repeat n a submission gets n times this")
 	fs.BoolVar(&o.list, "list", false, "list the parts and tests with their points, and run nothing")
+	fs.BoolVar(&o.checkCode, "check-code", false, "only check the checkout's graded code as grading does (imports, directives), and run nothing")
 	fs.BoolVar(&o.noSandbox, "no-sandbox", false, "run the graded code with your own rights, not in a sandbox (where Linux namespaces are not allowed)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "mwzk-grade grades MWZooKeeper Services with the conformance suite.\n\nUsage:\n"+
@@ -126,6 +128,9 @@ func mainErr(ctx context.Context, args []string, stdout io.Writer) (err error) {
 	root, err := moduleRoot()
 	if err != nil {
 		return err
+	}
+	if o.checkCode {
+		return checkCheckout(root, o, stdout)
 	}
 	if wd, _ := os.Getwd(); o.json == "" && wd != root {
 		// Started from a subfolder (assignments/aufgabe5, say): the grade
