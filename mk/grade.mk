@@ -8,6 +8,7 @@ SUBMISSION ?=
 REF        ?=
 EXTRA      ?=
 RUN        ?=
+RACE       ?=
 NO_SANDBOX ?=
 # q quotes a make variable's value as one shell word: paths from course
 # platforms hold spaces and apostrophes ("Dave O'Brien_1234_…").
@@ -23,16 +24,18 @@ grade-list: ## the parts and tests of the grading, with their points
 	$(GO) run ./cmd/mwzk-grade --list
 
 # grade-a5.N runs one part's tests with go test's own verbose output, for
-# working on that part: make grade-a5.1 [RUN=TreeOperations].
+# working on that part: make grade-a5.1 [RUN=TreeOperations] [RACE=1]. With
+# RACE=1 the race detector runs and stops at its first report: one race
+# is enough to fix, and a racy Service can print hundreds.
 # go test says only "no test files" (and succeeds) where the grader's test
 # file is gone, so its absence is said first; then the code is checked as
 # make grade checks it (imports, directives), so a refusal shows here too.
 define grade-part
 @test -f $(GRADE_DIR)conformance_test.go || { echo "make grade-a5.$(1): $(GRADE_DIR)conformance_test.go is missing: the grader's tests live there; restore it (from the handout's tarball, or git checkout)" >&2; exit 2; }
 @$(GO) run ./cmd/mwzk-grade --check-code --impl $(IMPL)
-MWZK_GRADE=1 $(GO) test -count=1 -v -timeout 5m -run 'TestConformance/^A5\.$(1)$$/$(if $(RUN),^$(RUN)$$)' $(GRADE_DIR)
+MWZK_GRADE=1 $(if $(RACE),GORACE=halt_on_error=1 )$(GO) test$(if $(RACE), -race) -count=1 -v -timeout 5m -run 'TestConformance/^A5\.$(1)$$/$(if $(RUN),^$(RUN)$$)' $(GRADE_DIR)
 endef
-grade-a5.1: ## one part's tests with their whole output: make grade-a5.1 ... grade-a5.7 [RUN=TestName]
+grade-a5.1: ## one part's tests with their whole output: make grade-a5.1 ... grade-a5.7 [RUN=TestName] [RACE=1]
 	$(call grade-part,1)
 grade-a5.2:
 	$(call grade-part,2)
