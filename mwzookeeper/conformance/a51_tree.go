@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"strings"
 
 	"zablab/internal/svctest"
 	"zablab/mwzookeeper"
@@ -13,7 +14,7 @@ var treeTests = []test{
 	{"A5.1", "Session", 2, "a lone replica opens sessions with distinct ids and closes one (the first TODOs' path: Submit, Zab, Deliver, reply)", testSession},
 	{"A5.1", "FirstNode", 3, "create one node, then getData and exists see it", testFirstNode},
 	{"A5.1", "TreeOperations", 4, "create, getData, exists, getChildren (sorted), setData, delete as ZooKeeper answers them", testTreeOperations},
-	{"A5.1", "ErrorCodes", 6, "NoNode, NodeExists, BadVersion, NotEmpty, NoChildrenForEphemerals and bad paths", testErrorCodes},
+	{"A5.1", "ErrorCodes", 6, "NoNode, NodeExists, BadVersion, NotEmpty, NoChildrenForEphemerals, bad paths, data over MaxData, an ephemeral without a session", testErrorCodes},
 	{"A5.1", "StatFields", 6, "czxid, mzxid, pzxid, ctime, mtime, version, cversion, ephemeralOwner, dataLength, numChildren", testStatFields},
 	{"A5.1", "AnsweredAtDelivery", 4, "a write's reply comes after it is applied: its zxid is the node's, any read after it sees it, and the read's reply zxid is the applied one", testAnsweredAtDelivery},
 	{"A5.1", "DecidedAtApply", 3, "two sessions' conflicting writes in flight together: exactly one wins, as the order decides", testDecidedAtApply},
@@ -70,6 +71,12 @@ func testErrorCodes(c *T) {
 			step{reqSet(s, p, "", -1), wantErr(wantBadArguments)},
 			step{reqDelete(s, p, -1), wantErr(wantBadArguments)})
 	}
+	// Data over MaxData, and an ephemeral without a session to own it, are
+	// refused (a student's Service without either check earned every point).
+	big := strings.Repeat("x", mwzookeeper.MaxData+1)
+	steps = append(steps, step{reqCreate(s, "/big", big, pers), wantErr(wantBadArguments)},
+		step{reqSet(s, "/e", big, -1), wantErr(wantBadArguments)},
+		step{reqCreate(0, "/owner", "", eph), wantErr(wantBadArguments)})
 	// ZooKeeper's own nodes never go (a student's delete without the check
 	// took /zookeeper and still earned every point).
 	for _, p := range []string{"/", "/zookeeper"} {
