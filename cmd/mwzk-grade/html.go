@@ -55,7 +55,7 @@ code{background:#f0f0f0;padding:0 .2em}
 {{if .Ignored}}<h2>Ignored</h2><p>Only <code>{{.GradedDir}}*.go</code> is graded, with the grader's own tests.</p><pre>{{range .Ignored}}{{.}}
 {{end}}</pre>{{end}}
 <p class="meta">Graded files in <code>{{.GradedDir}}</code>: {{range .Files}}<code>{{.}}</code> {{end}}<br>
-sha256 {{.SHA256}} · grader {{.Grader}} · {{.GoVersion}} · {{.Date}} · {{.Seconds}} s · {{.Repeat}} run(s)</p>
+sha256 {{.SHA256}} · grader {{.Grader}} · {{.GoVersion}} · started {{.Date}} · {{.Seconds}} s · {{.Repeat}} run(s)</p>
 </body></html>
 `))
 

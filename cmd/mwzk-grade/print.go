@@ -65,7 +65,7 @@ func printReport(w io.Writer, rep *Report) {
 			fmt.Fprintf(w, "    %s\n", l)
 		}
 	}
-	fmt.Fprintf(w, "\nGraded files (%s) sha256 %s; grader %s; %s; %s\n", rep.GradedDir(), rep.SHA256, rep.Grader, rep.GoVersion, rep.Date)
+	fmt.Fprintf(w, "\nGraded files (%s) sha256 %s; grader %s; %s; started %s, took %.0f s\n", rep.GradedDir(), rep.SHA256, rep.Grader, rep.GoVersion, rep.Date, rep.Seconds)
 	if rep.Ref != "" {
 		fmt.Fprintf(w, "Git commit graded: %s (uncommitted changes in the repository are not graded)\n", rep.Ref)
 	}
