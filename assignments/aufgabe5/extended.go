@@ -58,8 +58,9 @@ func (s *Service) refuseTTL(req *mwzookeeper.Request) (*mwzookeeper.Request, err
 			r := *req
 			r.Ops = slices.Clone(req.Ops)
 			for j := i; j < len(r.Ops); j++ {
-				if r.Ops[j].Op.IsCreate() && r.Ops[j].Mode.IsTTL() {
-					r.Ops[j].Op = opTTLOff
+				if o := &r.Ops[j]; o.Op.IsCreate() && o.Mode.IsTTL() {
+					// A create has no version: it keeps the op for the result.
+					o.Version, o.Op = int32(o.Op), opTTLOff
 				}
 			}
 			return &r, nil
@@ -69,9 +70,19 @@ func (s *Service) refuseTTL(req *mwzookeeper.Request) (*mwzookeeper.Request, err
 }
 
 // opTTLOff stands in a multi's txn for a TTL create that its proposer
-// refused. It is the opcode of an error result, which no client can send
-// inside a multi (wire refuses it).
+// refused; its Version holds the create's own op (resultOp). It is the
+// opcode of an error result, which no client can send inside a multi
+// (wire refuses it).
 const opTTLOff = mwzookeeper.OpError
+
+// resultOp is the op a multi's result names for o: the refused create's
+// own for opTTLOff.
+func resultOp(o *mwzookeeper.Op) mwzookeeper.OpCode {
+	if o.Op == opTTLOff {
+		return mwzookeeper.OpCode(o.Version)
+	}
+	return o.Op
+}
 
 // ttlOff is the error of a TTL create while TTL nodes are off.
 func ttlOff(path string) error {

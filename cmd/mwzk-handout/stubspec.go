@@ -35,7 +35,7 @@ var provided = []string{
 	"decoder.uint64", "decoder.bytes", "decoder.op", "decodeTxn", "decodeRequest",
 	// ZooKeeper 3.8 beyond the sheet: ACLs, containers, TTL nodes (extended.go and the codecs)
 	"appendACL", "appendIDs", "decoder.acl", "decoder.ids", "emptyTree", "readAllowed", "aclAsSeen",
-	"readExtension", "Service.refuseTTL", "ttlOff", "checkCreateMode", "nodeACL", "extendedOwner", "Service.permitted",
+	"readExtension", "Service.refuseTTL", "ttlOff", "resultOp", "checkCreateMode", "nodeACL", "extendedOwner", "Service.permitted",
 	"Service.setACL", "Service.deleteContainer", "expired", "Service.sweepCandidates",
 	// readonly.go: ZooKeeper's read-only mode answers reads through the student's read
 	"Service.ReadStale", // beyond the sheet

@@ -27,7 +27,7 @@ func (s *Service) applyMulti(c *applyCtx, ops []mwzookeeper.Op) ([]mwzookeeper.O
 		default:
 			err = fmt.Errorf("%w: op %s at %d of a multi", mwzookeeper.ErrBadArguments, o.Op, i)
 		}
-		results[i].Op = o.Op
+		results[i].Op = resultOp(o)
 		if err != nil {
 			s.undo(c)
 			return failedMulti(ops, i, err), err
@@ -40,7 +40,7 @@ func (s *Service) applyMulti(c *applyCtx, ops []mwzookeeper.Op) ([]mwzookeeper.O
 func failedMulti(ops []mwzookeeper.Op, failed int, err error) []mwzookeeper.OpResult {
 	out := make([]mwzookeeper.OpResult, len(ops))
 	for i := range ops {
-		out[i].Op = ops[i].Op
+		out[i].Op = resultOp(&ops[i])
 		switch {
 		case i == failed:
 			out[i].Err = err
