@@ -232,10 +232,12 @@ func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Rep
 		sub.Name = it.name
 		o = o.forHandIn(it.path, ref)
 		o.pictures, o.picturesBase = filepath.Join(dir, "pictures"), dir
+		restore := setAside(o.pictures)
 		rep, err = gradeSubmission(ctx, root, o, sub, io.Discard)
-		if ctx.Err() != nil {
+		if restore(ctx.Err() != nil) {
 			// Stopped by the batch's interrupt, not by its own time
-			// limit: nothing of this run says anything about the code.
+			// limit: nothing of this run says anything about the code,
+			// and the last grade stays with the pictures it links to.
 			return nil, false
 		}
 		if rep != nil {
@@ -250,6 +252,25 @@ func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Rep
 		rep.Problems = append(rep.Problems, "writing the reports: "+err.Error())
 	}
 	return rep, false
+}
+
+// setAside moves the folder dir (the last grade's pictures, which grading
+// empties) aside; the function it returns puts it back if back is true,
+// else drops it, and returns back.
+func setAside(dir string) func(back bool) bool {
+	kept := dir + ".last"
+	os.RemoveAll(kept)
+	moved := os.Rename(dir, kept) == nil
+	return func(back bool) bool {
+		switch {
+		case back && moved:
+			os.RemoveAll(dir)
+			os.Rename(kept, dir)
+		case moved:
+			os.RemoveAll(kept)
+		}
+		return back
+	}
 }
 
 // refusedReport is the report of a submission that could not be read.

@@ -29,13 +29,19 @@ func TestInterruptedBatchRecordsNothing(t *testing.T) {
 	hang[gradedDir+"service.go"] = strings.Replace(hang[gradedDir+"service.go"], start, start+"\tselect {} // never returns\n", 1)
 	writeTree(t, filepath.Join(class, "a-hang"), hang)
 	writeTree(t, filepath.Join(class, "b-later"), stubs)
-	// Grades of an earlier batch, with made-up points to recognise them.
+	// Grades of an earlier batch, with made-up points to recognise them;
+	// a-hang's has a failure picture, which grading a hand-in replaces.
+	page := filepath.Join("pictures", "A5.1_TestX", "failure.html")
 	for name, earned := range map[string]int{"a-hang": 17, "b-later": 23} {
-		old := &Report{Submission: name, Status: "graded", Required: Score{earned, 100}, Repeat: 1}
-		os.MkdirAll(filepath.Join(out, name), 0o755)
-		if err := writeJSON(old, filepath.Join(out, name, "grade.json")); err != nil {
+		old := &Report{Submission: name, Status: "graded", Required: Score{earned, 100}, Repeat: 1,
+			Parts: []PartGrade{{ID: "A5.1", Score: Score{earned, 100}, Tests: []TestGrade{{Name: "TestX", Status: "fail", Pictures: []string{page}}}}}}
+		if err := writeReports(filepath.Join(out, name), old); err != nil {
 			t.Fatal(err)
 		}
+	}
+	os.MkdirAll(filepath.Join(out, "a-hang", filepath.Dir(page)), 0o755)
+	if err := os.WriteFile(filepath.Join(out, "a-hang", page), []byte("<html>the earlier failure</html>"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -64,6 +70,9 @@ func TestInterruptedBatchRecordsNothing(t *testing.T) {
 		if row := book[name]; row == nil || row[1] != "graded" || row[2] != want {
 			t.Errorf("%s: gradebook row %q, want the earlier grade %s", name, row, want)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "a-hang", page)); err != nil {
+		t.Errorf("the kept grade of a-hang links to %s, which the interrupted run removed: %v", page, err)
 	}
 	wait.For(t, "the interrupted run's processes gone", 30*time.Second, func() bool { return !suiteRunsIn(tmp) })
 	checkNothingLeft(t, tmp)

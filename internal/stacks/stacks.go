@@ -33,8 +33,8 @@ func Parse(dump string) []Goroutine {
 		g := Goroutine{Header: strings.TrimSuffix(lines[0], ":")}
 		for i := 1; i < len(lines); i++ {
 			fn := strings.TrimSpace(lines[i])
-			if fn == "" || strings.HasPrefix(lines[i], "\t") {
-				continue // a location line without its function
+			if fn == "" || strings.HasPrefix(lines[i], "\t") || strings.HasPrefix(fn, "...") {
+				continue // a location line without its function; "...additional frames elided..."
 			}
 			f := Frame{Func: funcName(fn)}
 			if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "\t") {
