@@ -16,7 +16,9 @@ import (
 func (s *Service) applyMulti(c *applyCtx, ops []mwzookeeper.Op) ([]mwzookeeper.OpResult, error) {
 	// TODO(A5.7): apply the ops in order against the tree (applyOp); the
 	// first failure undoes all of them (undo) and the multi fails with its
-	// error and failedMulti's results.
+	// error and failedMulti's results. Each result names its op
+	// (resultOp); an opTTLOff op, a TTL create its proposer refused
+	// (refuseTTL, beyond the sheet), fails with ttlOff(o.Path).
 	return failedMulti(ops, 0, fmt.Errorf("%w: TODO(A5.7) in multi.go: Service.applyMulti: multi", mwzookeeper.ErrUnimplemented)), mwzookeeper.ErrUnimplemented
 }
 
@@ -27,7 +29,7 @@ func failedMulti(ops []mwzookeeper.Op, failed int, err error) []mwzookeeper.OpRe
 	// the ops after it.
 	out := make([]mwzookeeper.OpResult, len(ops))
 	for i := range ops {
-		out[i] = mwzookeeper.OpResult{Op: ops[i].Op, Err: err}
+		out[i] = mwzookeeper.OpResult{Op: resultOp(&ops[i]), Err: err}
 	}
 	return out
 }

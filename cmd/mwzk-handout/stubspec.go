@@ -283,7 +283,9 @@ var stubBodies = map[string]string{
 	"Service.applyMulti": `
 	// TODO(A5.7): apply the ops in order against the tree (applyOp); the
 	// first failure undoes all of them (undo) and the multi fails with its
-	// error and failedMulti's results.
+	// error and failedMulti's results. Each result names its op
+	// (resultOp); an opTTLOff op, a TTL create its proposer refused
+	// (refuseTTL, beyond the sheet), fails with ttlOff(o.Path).
 	return failedMulti(ops, 0, fmt.Errorf("%w: multi (TODO A5.7)", mwzookeeper.ErrUnimplemented)), mwzookeeper.ErrUnimplemented`,
 	"failedMulti": `
 	// TODO(A5.7): ZooKeeper's results of a failed multi: nil for the ops
@@ -291,7 +293,7 @@ var stubBodies = map[string]string{
 	// the ops after it.
 	out := make([]mwzookeeper.OpResult, len(ops))
 	for i := range ops {
-		out[i] = mwzookeeper.OpResult{Op: ops[i].Op, Err: err}
+		out[i] = mwzookeeper.OpResult{Op: resultOp(&ops[i]), Err: err}
 	}
 	return out`,
 
