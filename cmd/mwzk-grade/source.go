@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -295,15 +297,21 @@ func macMetadata(name string) bool {
 // checkForeign refuses a submission that carries a changed copy of one of
 // the grader's own files (an attempt to replace a test, the suite or the
 // grader): it would be ignored anyway, but the attempt is named, not
-// hidden. Unchanged copies and files the grader does not have are only
-// listed as ignored.
+// hidden. Unchanged copies, earlier versions from the grader's own git
+// history (a whole checkout of an older handout) and files the grader
+// does not have are only listed as ignored.
 func (s *submission) checkForeign(root string) error {
 	var changed []string
 	for rel, data := range s.outside {
 		mine, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-		if err == nil && string(mine) != string(data) && graderOwned(rel) {
-			changed = append(changed, rel)
+		if err != nil || string(mine) == string(data) || !graderOwned(rel) {
+			continue
 		}
+		if earlierVersion(root, rel, data) {
+			s.Ignored = append(s.Ignored, rel+": an earlier version of the grader's file (an older handout); the grader's own is used")
+			continue
+		}
+		changed = append(changed, rel)
 	}
 	if len(changed) == 0 {
 		return nil
@@ -311,6 +319,21 @@ func (s *submission) checkForeign(root string) error {
 	slices.Sort(changed)
 	return fmt.Errorf("%w: %s carries changed copies of the grader's files: %s (only %s*.go is graded; hand in that folder alone)",
 		errRefused, s.Name, strings.Join(changed, ", "), gradedDir)
+}
+
+// earlierVersion says whether data is the content path had in some commit
+// of the grader's git history; false where root has no history (a
+// handout).
+func earlierVersion(root, path string, data []byte) bool {
+	cmd := exec.Command("git", "-c", "safe.directory=*", "-C", root, "hash-object", "-t", "blob", "--stdin")
+	cmd.Stdin = bytes.NewReader(data)
+	id, err := cmd.Output()
+	if err != nil {
+		return false
+	}
+	// Every blob path ever had, one per change ("old new" ids of --raw).
+	log, err := gitOut(root, "log", "--all", "--no-renames", "--format=", "--raw", "--no-abbrev", "--", path)
+	return err == nil && strings.Contains(log, " "+strings.TrimSpace(string(id))+" ")
 }
 
 // graderOwned: a path that makes up the grading itself (tests, the suite,

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestOlderHandoutsGraderFilesAreIgnored: a whole checkout of an older
+// handout carries the grader's files as they were then; those are earlier
+// versions from the grader's history, not changed copies: the hand-in is
+// graded, the files listed as ignored. A copy changed beyond any version
+// is still refused.
+func TestOlderHandoutsGraderFilesAreIgnored(t *testing.T) {
+	root := testRoot(t, false)
+	const rel = "mwzookeeper/conformance/a51_tree.go"
+	commits, err := gitOut(root, "log", "--format=%H", "--", rel)
+	list := strings.Fields(commits)
+	if err != nil || len(list) < 2 {
+		t.Skipf("no earlier version of %s in this checkout's history (a shallow clone?): %v", rel, err)
+	}
+	older, err := gitOut(root, "show", list[1]+":"+rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, content string
+		refused       bool
+	}{{"older", older, false}, {"changed", older + "\n// a student's change\n", true}} {
+		dir := t.TempDir()
+		files := inFolder("", folderFiles(t, root, "assignments/aufgabe5"))
+		files[rel] = c.content
+		writeTree(t, dir, files)
+		sub, err := loadSubmission(dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = sub.checkForeign(root)
+		if got := errors.Is(err, errRefused); got != c.refused {
+			t.Errorf("%s copy of %s: refused %v (%v), want %v", c.name, filepath.Base(rel), got, err, c.refused)
+		}
+		ignored := slices.ContainsFunc(sub.Ignored, func(s string) bool { return strings.Contains(s, rel+": an earlier version") })
+		if ignored == c.refused {
+			t.Errorf("%s copy: listed as an earlier version %v, want %v (ignored: %q)", c.name, ignored, !c.refused, sub.Ignored)
+		}
+	}
+}
