@@ -172,12 +172,18 @@ func listSubmissions(dir string) (items []batchItem, texts []string, err error) 
 		return nil, nil, fmt.Errorf("--submissions: %w", err)
 	}
 	seen := map[string]string{}
+	uploads := map[string]bool{} // platform prefixes ("Name_1234_") with another entry
+	for _, de := range des {
+		if p, ok := platformPrefix(de.Name()); ok && !onlineText(de.Name()) {
+			uploads[p] = true
+		}
+	}
 	for _, de := range des {
 		n := de.Name()
 		if strings.HasPrefix(n, ".") {
 			continue
 		}
-		if onlineText(n) {
+		if p, _ := platformPrefix(n); onlineText(n) && uploads[p] {
 			texts = append(texts, n)
 			continue
 		}
@@ -200,11 +206,22 @@ func listSubmissions(dir string) (items []batchItem, texts []string, err error) 
 }
 
 // onlineText says whether a folder of a course platform's export holds a
-// student's online text (Moodle: "Name_1234_assignsubmission_onlinetext_")
-// beside the file upload: the same student, no code; a row of its own
-// would be a second, refused grade for them.
+// student's online text (Moodle: "Name_1234_assignsubmission_onlinetext_"):
+// beside the same student's upload it is left out, as a row of its own
+// would be a second, refused grade for them; alone it stays a refused row,
+// so the student is not missing from the gradebook.
 func onlineText(name string) bool {
 	return strings.HasSuffix(strings.ToLower(name), "_onlinetext_")
+}
+
+// platformPrefix is the student part of a Moodle export's folder name
+// ("Name_1234_" of "Name_1234_assignsubmission_file_").
+func platformPrefix(name string) (string, bool) {
+	i := strings.Index(strings.ToLower(name), "_assignsubmission_")
+	if i < 0 {
+		return "", false
+	}
+	return name[:i+1], true
 }
 
 // gradeItem grades one submission unless its last grade still holds, and

@@ -54,7 +54,7 @@ var forbiddenDirectives = []string{"//go:linkname", "//go:embed", "//go:cgo_", "
 // compiler's message is the better one for a syntax error, so they are
 // left to it, but one that compiles all the same went unchecked and must
 // be refused (refuseUnchecked).
-func checkFiles(files map[string][]byte, at func(string) string) (unreadable []string, err error) {
+func checkFiles(files map[string][]byte, at func(string) string) (unreadable []parseFailure, err error) {
 	var problems []string
 	names := make([]string, 0, len(files))
 	for n := range files {
@@ -64,7 +64,7 @@ func checkFiles(files map[string][]byte, at func(string) string) (unreadable []s
 	for _, n := range names {
 		p, perr := checkFile(at(n), files[n])
 		if perr != nil {
-			unreadable = append(unreadable, fmt.Sprintf("%s: the grader cannot check this file (%v), yet it compiles", at(n), perr))
+			unreadable = append(unreadable, parseFailure{at(n), perr})
 		}
 		problems = append(problems, p...)
 	}
@@ -81,11 +81,21 @@ func checkFiles(files map[string][]byte, at func(string) string) (unreadable []s
 // refuseUnchecked refuses a hand-in whose files compiled although go/parser
 // could not read them (a nesting deeper than go/parser takes, say): their
 // imports and directives went unchecked.
-func refuseUnchecked(unreadable []string) error {
+func refuseUnchecked(unreadable []parseFailure) error {
 	if len(unreadable) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: %s", errRefused, strings.Join(unreadable, "; "))
+	var msgs []string
+	for _, u := range unreadable {
+		msgs = append(msgs, fmt.Sprintf("%s: the grader cannot check this file (%v), yet it compiles", u.file, u.err))
+	}
+	return fmt.Errorf("%w: %s", errRefused, strings.Join(msgs, "; "))
+}
+
+// parseFailure is a graded file go/parser could not read.
+type parseFailure struct {
+	file string // as named in the submission
+	err  error
 }
 
 func checkFile(name string, src []byte) ([]string, error) {
@@ -218,7 +228,14 @@ func checkCheckout(root string, o options, w io.Writer) error {
 		return fmt.Errorf("%s: grading would refuse this code: %s", sub.dir, strings.TrimPrefix(err.Error(), errRefused.Error()+": "))
 	}
 	if len(unreadable) > 0 {
-		fmt.Fprintf(w, "mwzk-grade: %s\n", strings.Join(unreadable, "; "))
+		// Mostly a syntax error, which the compiler would name too; but a
+		// file it leaves out (a build tag) would compile, and grading
+		// refuses a file it cannot check.
+		var msgs []string
+		for _, u := range unreadable {
+			msgs = append(msgs, u.err.Error())
+		}
+		return fmt.Errorf("%s: grading cannot check this code: %s", sub.dir, strings.Join(msgs, "; "))
 	}
 	return nil
 }

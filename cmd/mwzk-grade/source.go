@@ -332,7 +332,8 @@ func earlierVersion(root, path string, data []byte) bool {
 		return false
 	}
 	// Every blob path ever had, one per change ("old new" ids of --raw).
-	log, err := gitOut(root, "log", "--all", "--no-renames", "--format=", "--raw", "--no-abbrev", "--", path)
+	// -m: a version that only a merge brought shows in no plain diff.
+	log, err := gitOut(root, "log", "--all", "-m", "--no-renames", "--format=", "--raw", "--no-abbrev", "--", path)
 	return err == nil && strings.Contains(log, " "+strings.TrimSpace(string(id))+" ")
 }
 

@@ -63,8 +63,11 @@ func findStuck(lines []string) (s stuckReport, ok bool) {
 			if blocks {
 				list = &s.frames
 			}
-			if f != "" && !seen[f] && len(*list) < 8 {
-				seen[f] = true
+			// Seen per list: a frame of a loop may also be where another
+			// goroutine blocks.
+			key := fmt.Sprint(blocks, f)
+			if f != "" && !seen[key] && len(*list) < 8 {
+				seen[key] = true
 				*list = append(*list, f)
 			}
 		}
