@@ -45,23 +45,6 @@ func TestACLsTTLAndContainersAsZooKeeper(t *testing.T) {
 	sameLines(t, want, got)
 }
 
-// scripter runs the script's steps and writes down what each gave.
-type scripter struct {
-	t   *testing.T
-	out []string
-}
-
-func (s *scripter) note(step string, err error, what ...any) {
-	res := "ok"
-	if err != nil {
-		res = "error: " + err.Error()
-	}
-	if len(what) > 0 && err == nil {
-		res += " " + fmt.Sprint(what...)
-	}
-	s.out = append(s.out, step+": "+res)
-}
-
 func aclText(acl []zk.ACL) string {
 	var b strings.Builder
 	for _, a := range acl {

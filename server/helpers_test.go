@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -174,4 +175,21 @@ func againstZooKeeper(t *testing.T, want, got []string, alike func(w, g string) 
 	if t.Failed() || os.Getenv("ZABLAB_DIFFFUZZ_SHOW") != "" {
 		t.Logf("ZooKeeper:\n%s\nours:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
 	}
+}
+
+// scripter runs the script's steps and writes down what each gave.
+type scripter struct {
+	t   *testing.T
+	out []string
+}
+
+func (s *scripter) note(step string, err error, what ...any) {
+	res := "ok"
+	if err != nil {
+		res = "error: " + err.Error()
+	}
+	if len(what) > 0 && err == nil {
+		res += " " + fmt.Sprint(what...)
+	}
+	s.out = append(s.out, step+": "+res)
 }

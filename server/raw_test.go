@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"net"
 	"testing"
@@ -106,4 +107,68 @@ func (r *raw) closed() bool {
 	r.nc.SetReadDeadline(time.Now().Add(10 * time.Second))
 	_, err := io.Copy(io.Discard, r.br)
 	return err == nil // io.Copy returns nil at EOF
+}
+
+// multiCreateOp is a multi's create op: its MultiHeader and its request.
+func multiCreateOp(typ int32, path string, flags int32) []byte {
+	b := append(be32(nil, typ), 0) // MultiHeader{typ, done false, -1}
+	b = be32(b, -1)
+	b = be32(jstr(b, path), 0)
+	b = be32(b, 1)
+	b = jstr(jstr(be32(b, 31), "world"), "anyone")
+	b = be32(b, flags)
+	if typ == 21 {
+		b = be64(b, 60000)
+	}
+	return b
+}
+
+// multiDeleteOp is a multi's delete op of any version.
+func multiDeleteOp(path string) []byte {
+	return be32(jstr(be32(append(be32(nil, 2), 0), -1), path), -1)
+}
+
+// rawMulti sends a multi of the given ops and describes the reply: the
+// header's error, and each result's type and error (a create2 result is a
+// path and a stat, a create result a path only).
+func rawMulti(r *raw, xid int32, ops ...[]byte) string {
+	b := be32(be32(nil, xid), 14) // multi
+	for _, op := range ops {
+		b = append(b, op...)
+	}
+	b = be32(append(be32(b, -1), 1), -1)
+	r.frame(b)
+	var body []byte
+	for {
+		body = r.readFrame()
+		if int32(binary.BigEndian.Uint32(body)) != -1 {
+			break
+		}
+	}
+	out := fmt.Sprintf("header err %d", int32(binary.BigEndian.Uint32(body[12:])))
+	rest := body[16:]
+	for len(rest) >= 9 {
+		rt, done, code := int32(binary.BigEndian.Uint32(rest)), rest[4], int32(binary.BigEndian.Uint32(rest[5:]))
+		rest = rest[9:]
+		if done != 0 {
+			break
+		}
+		switch rt {
+		case -1:
+			out += fmt.Sprintf("; error result %d", int32(binary.BigEndian.Uint32(rest)))
+			rest = rest[4:]
+		case 1, 15, 19, 21:
+			n := int(binary.BigEndian.Uint32(rest))
+			out += fmt.Sprintf("; result type %d err %d path %q", rt, code, rest[4:4+n])
+			rest = rest[4+n:]
+			if rt != 1 {
+				rest = rest[68:]
+			}
+		case 2:
+			out += fmt.Sprintf("; result type 2 err %d", code)
+		default:
+			return out + fmt.Sprintf("; result type %d: not read further", rt)
+		}
+	}
+	return out
 }
