@@ -91,6 +91,13 @@ func (c *conn) readLoop() {
 	}
 	adm := c.srv.awaitAdmission(c.done, c.srv.ro != nil)
 	if adm == refused {
+		if !c.srv.served.Load() && c.srv.toldNot.CompareAndSwap(false, true) {
+			// Refusals are routine in an election, so they are debug
+			// lines; a replica that never served is worth one warning.
+			c.srv.log.Warn("a client was refused: this replica has not served since it started: it is still " +
+				"electing a leader, or its Service never calls Host.Serving(true), which it does when its Zab peer " +
+				"reports LEADING or FOLLOWING (the Status callback)")
+		}
 		c.closeQuiet("refused: the replica is not serving (no leader within " + leaderWait.String() + ")")
 		return
 	}

@@ -55,6 +55,7 @@ func (h *host) Serving(ok bool) {
 	wasReadOnly := false
 	switch {
 	case s.serving && !was:
+		s.served.Store(true)
 		close(s.resumed) // wakes the handshakes that wait for a leader
 		wasReadOnly = s.leaveReadOnly()
 	case was && !s.serving:

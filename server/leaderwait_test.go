@@ -3,9 +3,13 @@ package server
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sirupsen/logrus"
+	logtest "github.com/sirupsen/logrus/hooks/test"
 
 	"zablab/internal/wait"
 	mw "zablab/mwzookeeper"
@@ -163,5 +167,41 @@ func TestHandshakeWaitsForAReplicaBehindTheClient(t *testing.T) {
 	body := r.readFrame()
 	if len(body) < 16 || binary.BigEndian.Uint64(body[8:]) == 0 {
 		t.Fatalf("connect response %x, want a session once the replica caught up", body)
+	}
+}
+
+// TestNeverServedRefusalIsLogged: a client refused by a replica that has
+// never served is one warning naming Host.Serving and the Status callback
+// (a student's Service without Status: the log was silent, the shell only
+// said "no session"); a replica that served before logs no such warning.
+func TestNeverServedRefusalIsLogged(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		served bool
+		want   int
+	}{{"never served", false, 1}, {"served before", true, 0}} {
+		t.Run(c.name, func(t *testing.T) {
+			logger, hook := logtest.NewNullLogger()
+			f := newFake()
+			f.noServe = !c.served
+			s := startServerLogged(t, f, testProps, logger)
+			s.Host().Serving(false)
+			for range 2 {
+				r := dialRaw(t, s.Addr())
+				r.sendConnect(0, make([]byte, 16), 1000, 0)
+				if !r.closed() {
+					t.Fatal("a connect to a replica that does not serve was not closed")
+				}
+			}
+			n := 0
+			for _, e := range hook.AllEntries() {
+				if e.Level == logrus.WarnLevel && strings.Contains(e.Message, "Host.Serving(true)") {
+					n++
+				}
+			}
+			if n != c.want {
+				t.Errorf("%d warnings naming Host.Serving(true) for two refused clients, want %d", n, c.want)
+			}
+		})
 	}
 }

@@ -54,6 +54,8 @@ type Server struct {
 	resumed chan struct{} // closed when serving starts again: handshakes wait for it (awaitServing)
 	waiting atomic.Int32  // handshakes waiting for a leader
 	lost    atomic.Int64  // times the replica stopped serving: a handshake sees a leader change by it
+	served  atomic.Bool   // the replica served at least once (Host.Serving(true))
+	toldNot atomic.Bool   // a refused client was logged while it never served (once)
 	// Read-only mode (readonly.go). ro is nil unless the key is on and the
 	// Service can read stale; the rest is guarded by mu.
 	ro       mwzookeeper.ReadOnly
