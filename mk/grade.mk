@@ -32,7 +32,7 @@ grade-list: ## the parts and tests of the grading, with their points
 # make grade checks it (imports, directives), so a refusal shows here too.
 define grade-part
 @test -f $(GRADE_DIR)conformance_test.go || { echo "make grade-a5.$(1): $(GRADE_DIR)conformance_test.go is missing: the grader's tests live there; restore it (from the handout's tarball, or git checkout)" >&2; exit 2; }
-@$(GO) run ./cmd/mwzk-grade --check-code --impl $(IMPL)
+@$(GO) run ./cmd/mwzk-grade --check-code --impl $(IMPL) --part A5.$(1)$(if $(RUN), --run $(call q,$(RUN)))
 MWZK_GRADE=1 $(if $(RACE),GORACE=halt_on_error=1 )$(GO) test$(if $(RACE), -race) -count=1 -v -timeout 5m -run 'TestConformance/^A5\.$(1)$$/$(if $(RUN),^$(RUN)$$)' $(GRADE_DIR)
 endef
 grade-a5.1: ## one part's tests with their whole output: make grade-a5.1 ... grade-a5.7 [RUN=TestName] [RACE=1]

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"zablab/mwzookeeper/conformance"
 )
 
 // allowedModule are the project's packages a Service may import: the
@@ -219,6 +221,9 @@ func directives(f *ast.File, at func(token.Pos) string) []string {
 // import of "os" for a debug print) is named in the loop a student works
 // in, not only by make grade.
 func checkCheckout(root string, o options, w io.Writer) error {
+	if err := checkTestName(o.part, o.run); err != nil {
+		return err
+	}
 	sub, err := checkoutSubmission(root, o)
 	if err != nil {
 		return err
@@ -238,4 +243,32 @@ func checkCheckout(root string, o options, w io.Writer) error {
 		return fmt.Errorf("%s: grading cannot check this code: %s", sub.dir, strings.Join(msgs, "; "))
 	}
 	return nil
+}
+
+// checkTestName refuses a RUN that names no test of the part: go test
+// would run nothing and pass ("no tests to run"), which reads as success.
+func checkTestName(part, run string) error {
+	if run == "" || part == "" {
+		return nil
+	}
+	var names []string
+	near := ""
+	for _, t := range conformance.Tests() {
+		switch {
+		case t.Part == part && t.Name == run:
+			return nil
+		case t.Part == part:
+			names = append(names, t.Name)
+			if strings.EqualFold(t.Name, run) || strings.EqualFold(t.Part+"/"+t.Name, run) {
+				near = t.Name
+			}
+		case strings.EqualFold(t.Name, run) || strings.EqualFold(t.Part+"/"+t.Name, run):
+			near = fmt.Sprintf("%s, a test of %s (make grade-%s RUN=%s)", t.Name, t.Part, strings.ToLower(t.Part), t.Name)
+		}
+	}
+	if near != "" {
+		near = " (did you mean " + near + "?)"
+	}
+	return fmt.Errorf("%w: RUN=%s: %s has no test of that name%s; its tests: %s (make grade-list lists all)",
+		errUsage, run, part, near, strings.Join(names, ", "))
 }

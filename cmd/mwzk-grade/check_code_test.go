@@ -27,3 +27,21 @@ func TestCheckCodeRefusesAsGradingDoes(t *testing.T) {
 		t.Fatalf("an import of os: %v, want a refusal naming debug.go:3", err)
 	}
 }
+
+// TestRunNamesATestOfThePart: make grade-a5.N RUN=... with a name of no
+// test of the part is refused, suggesting the right one; go test would
+// run nothing and pass.
+func TestRunNamesATestOfThePart(t *testing.T) {
+	for _, c := range []struct{ run, want string }{
+		{"FirstNode", ""},
+		{"firstnode", "did you mean FirstNode?"},
+		{"A5.1/FirstNode", "did you mean FirstNode?"},
+		{"Sync", "did you mean Sync, a test of A5.2 (make grade-a5.2 RUN=Sync)?"},
+		{"Nope", "A5.1 has no test of that name; its tests: Session, FirstNode"},
+	} {
+		err := checkTestName("A5.1", c.run)
+		if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("RUN=%s: %v, want %q", c.run, err, c.want)
+		}
+	}
+}

@@ -37,6 +37,7 @@ type options struct {
 	timeout     time.Duration // per run: a submission gets total()
 	list        bool
 	checkCode   bool
+	run         string
 	noSandbox   bool // run the graded code unconfined (sandbox.go)
 
 	seeds []map[string]int64 // per run (replay)
@@ -86,6 +87,7 @@ func newFlags(o *options) *pflag.FlagSet {
 	fs.DurationVar(&o.timeout, "timeout", 15*time.Minute, "time for one run of a submission; with --repeat n a submission gets n times this")
 	fs.BoolVar(&o.list, "list", false, "list the parts and tests with their points, and run nothing")
 	fs.BoolVar(&o.checkCode, "check-code", false, "only check the checkout's graded code as grading does (imports, directives), and run nothing")
+	fs.StringVar(&o.run, "run", "", "with --check-code and --part: check that the part has a test of this name (make grade-a5.N RUN=...)")
 	fs.BoolVar(&o.noSandbox, "no-sandbox", false, "run the graded code with your own rights, not in a sandbox (where Linux namespaces are not allowed)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "mwzk-grade grades MWZooKeeper Services with the conformance suite.\n\nUsage:\n"+

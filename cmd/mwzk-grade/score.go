@@ -85,7 +85,7 @@ type TestGrade struct {
 
 // failureLineCount is how many lines of a failing test's output a
 // report keeps.
-const failureLineCount = 6
+const failureLineCount = 10 // room for a stuck goroutine's frames (internal/stacks)
 
 // score grades the runs; part limits the parts graded ("" for all). The
 // tests are those the suite announced (hidden ones included); without any
@@ -199,7 +199,7 @@ func crashLine(r *run) string {
 	}
 	for _, l := range r.other {
 		if (strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ")) && !strings.HasPrefix(l, goTimeoutPrefix) {
-			return l + gradedFrameIn(r.other)
+			return l + gradedFramesIn(r.other, 2)
 		}
 	}
 	return ""
@@ -220,15 +220,32 @@ const outOfMemory = "the run ran out of memory"
 // gradedFrameIn names the first frame of the graded code on the stacks
 // Go printed (", in init.0 (leak.go:9)"), "" if none: the runtime's own
 // frames come first and say nothing about where the memory went.
-func gradedFrameIn(lines []string) string {
+func gradedFrameIn(lines []string) string { return gradedFramesIn(lines, 1) }
+
+// gradedFramesIn names up to n frames of the graded code on the first
+// stack that has any, innermost first ("in (*tree).link (tree.go:71) ←
+// (*Service).create (apply.go:156)"): the innermost may be provided code,
+// the student's line is often the one calling it.
+func gradedFramesIn(lines []string, n int) string {
+	var frames []string
 	for i, l := range lines {
-		if t := strings.TrimSpace(l); strings.HasPrefix(t, gradedFramePrefix) {
+		t := strings.TrimSpace(l)
+		if t == "" && len(frames) > 0 {
+			break // the end of that goroutine's stack
+		}
+		if strings.HasPrefix(t, gradedFramePrefix) {
 			if f := frameOf(strings.TrimPrefix(t, gradedFramePrefix), lines, i); f != "" {
-				return ", in " + f
+				frames = append(frames, f)
+				if len(frames) == n {
+					break
+				}
 			}
 		}
 	}
-	return ""
+	if len(frames) == 0 {
+		return ""
+	}
+	return ", in " + strings.Join(frames, " ← ")
 }
 
 // otherProblems are the lines of a run outside every test that explain a

@@ -111,7 +111,14 @@ func Describe(gs []Goroutine, pkg string, max int) string {
 	var b strings.Builder
 	n := 0
 	gs = slices.Clone(gs)
-	slices.SortStableFunc(gs, func(a, b Goroutine) int { return blocked(b) - blocked(a) })
+	// A lock first; among the locked, the deepest in pkg's code: the
+	// usual deadlock is a helper that locks, called with the lock held.
+	slices.SortStableFunc(gs, func(a, b Goroutine) int {
+		if d := blocked(b) - blocked(a); d != 0 {
+			return d
+		}
+		return depth(b, pkg) - depth(a, pkg)
+	})
 	for _, g := range gs {
 		first, last := framesOf(g, pkg)
 		if first < 0 {
@@ -154,6 +161,15 @@ func blocked(g Goroutine) int {
 		return 1
 	}
 	return 0
+}
+
+// depth is how many of g's frames are pkg's code.
+func depth(g Goroutine, pkg string) int {
+	first, last := framesOf(g, pkg)
+	if first < 0 {
+		return 0
+	}
+	return last - first + 1
 }
 
 // Blocks says whether a goroutine header ("goroutine 18 [sync.Mutex.Lock,

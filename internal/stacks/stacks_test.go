@@ -10,12 +10,22 @@ import (
 )
 
 // A dump as Go prints it: a goroutine deadlocked in the graded package
-// under Zab's callback, an idle one in a select, and one without it.
+// under Zab's callback (a helper that locks, called with the lock held),
+// an idle one in a select, a bystander waiting for the same lock (listed
+// after the deeper one), and one without the package.
 const dump = `goroutine 7 [select]:
 zablab/assignments/aufgabe5.(*Service).livenessLoop(0xc000120000)
 	/home/s/aufgabe5/liveness.go:40 +0x1a5
 created by zablab/assignments/aufgabe5.(*Service).Start in goroutine 6
 	/home/s/aufgabe5/service.go:88 +0x2b1
+
+goroutine 12 [sync.Mutex.Lock]:
+sync.(*Mutex).Lock(...)
+	/usr/lib/go/src/sync/mutex.go:46
+zablab/assignments/aufgabe5.(*Service).sweepCandidates(0xc000120000)
+	/home/s/aufgabe5/extended.go:208 +0x45
+created by zablab/assignments/aufgabe5.(*Service).Start in goroutine 6
+	/home/s/aufgabe5/service.go:90 +0x2b1
 
 goroutine 18 [sync.Mutex.Lock, 2 minutes]:
 internal/sync.runtime_SemacquireMutex(0xc0000a2004?, 0x0?, 0x0?)
@@ -43,6 +53,9 @@ func TestDescribeNamesTheBlockedGraded(t *testing.T) {
       (*Service).sessionExists (sessions.go:51)
       (*Service).Deliver (callback.go:20)
       called by zab.(*runtime).deliver
+  goroutine 12 [sync.Mutex.Lock], waiting in sync.(*Mutex).Lock
+      (*Service).sweepCandidates (extended.go:208)
+      a goroutine started by (*Service).Start
   goroutine 7 [select]
       (*Service).livenessLoop (liveness.go:40)
       a goroutine started by (*Service).Start`

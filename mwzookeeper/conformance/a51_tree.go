@@ -152,7 +152,7 @@ func testStatFields(c *T) {
 	x.delete(1, s, "/s/c1", -1)
 	_, parent = x.getData(1, s, "/s")
 	if parent.Pzxid <= c2.Czxid {
-		c.failf("getData /s after delete /s/c1", fmt.Sprintf("a pzxid above %#x (the delete's zxid)", c2.Czxid), "stat "+statText(parent))
+		c.failf("getData /s after delete /s/c1", fmt.Sprintf("a pzxid above %#x (the zxid of create /s/c2, the last change before: the delete's zxid is higher)", c2.Czxid), "stat "+statText(parent))
 	}
 	c.expectStat("/s after delete /s/c1", parent, mwzookeeper.MWStat{Czxid: z1, Mzxid: z2, Pzxid: parent.Pzxid, Ctime: st.Ctime, Mtime: set.Mtime, Version: 1, Cversion: 3, DataLength: 5, NumChildren: 1})
 }

@@ -116,11 +116,14 @@ func (c *T) replay() string {
 	pkg := packageDir()
 	run := fmt.Sprintf("MWZK_SEED=%d MWZK_GRADE=1 go test -count=1 -run 'TestConformance/%s/%s$' %s",
 		c.seed, c.part.ID, c.test.name, pkg)
+	// make grade-a5.N runs this one test with its whole output, as the
+	// student's loop does; make grade would run the whole part.
+	part := fmt.Sprintf("make grade-%s RUN=%s", strings.ToLower(c.part.ID), c.test.name)
 	switch {
 	case strings.HasPrefix(pkg, "./assignments/"):
-		return fmt.Sprintf("MWZK_SEED=%d make grade PART=%s   (or: %s)", c.seed, c.part.ID, run)
+		return fmt.Sprintf("MWZK_SEED=%d %s   (or: %s)", c.seed, part, run)
 	case strings.HasPrefix(pkg, "./solutions/"):
-		return fmt.Sprintf("MWZK_SEED=%d make grade IMPL=solution PART=%s   (or: %s)", c.seed, c.part.ID, run)
+		return fmt.Sprintf("MWZK_SEED=%d %s IMPL=solution   (or: %s)", c.seed, part, run)
 	}
 	return run
 }
