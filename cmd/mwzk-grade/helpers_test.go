@@ -192,3 +192,15 @@ func needSandbox(t *testing.T, what string) {
 		t.Skip(msg)
 	}
 }
+
+// stubsSubmission is a hand-in of the checkout's untouched stubs.
+func stubsSubmission(t *testing.T, root string) *submission {
+	t.Helper()
+	dir := t.TempDir()
+	writeTree(t, dir, inFolder("", folderFiles(t, root, "assignments/aufgabe5")))
+	sub, err := loadSubmission(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sub
+}

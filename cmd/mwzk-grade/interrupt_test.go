@@ -97,12 +97,7 @@ func suiteRunsIn(tmp string) bool {
 // date once the time per run changed.
 func TestRaisedTimeoutGradesATimeoutAgain(t *testing.T) {
 	root := testRoot(t, false)
-	dir, out := t.TempDir(), t.TempDir()
-	writeTree(t, dir, inFolder("", folderFiles(t, root, "assignments/aufgabe5")))
-	sub, err := loadSubmission(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sub, out := stubsSubmission(t, root), t.TempDir()
 	o := withDefaults(options{timeout: 6 * time.Second})
 	tree, err := graderTreeHash(root, "", o.leave()...)
 	if err != nil {

@@ -23,15 +23,7 @@ func TestMergeVersionIsAnEarlierVersion(t *testing.T) {
 	if old == cur {
 		t.Skip("the file is unchanged since")
 	}
-	dir := t.TempDir()
-	files := inFolder("", folderFiles(t, root, "assignments/aufgabe5"))
-	files[rel] = old
-	writeTree(t, dir, files)
-	sub, err := loadSubmission(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sub.checkForeign(root); errors.Is(err, errRefused) {
+	if _, err := withGraderFile(t, root, rel, old); errors.Is(err, errRefused) {
 		t.Errorf("the file as committed in c5e1e5d (an earlier version in the grader's history) is refused: %v", strings.TrimSpace(err.Error()))
 	}
 }

@@ -29,15 +29,7 @@ func TestOlderHandoutsGraderFilesAreIgnored(t *testing.T) {
 		name, content string
 		refused       bool
 	}{{"older", older, false}, {"changed", older + "\n// a student's change\n", true}} {
-		dir := t.TempDir()
-		files := inFolder("", folderFiles(t, root, "assignments/aufgabe5"))
-		files[rel] = c.content
-		writeTree(t, dir, files)
-		sub, err := loadSubmission(dir, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = sub.checkForeign(root)
+		sub, err := withGraderFile(t, root, rel, c.content)
 		if got := errors.Is(err, errRefused); got != c.refused {
 			t.Errorf("%s copy of %s: refused %v (%v), want %v", c.name, filepath.Base(rel), got, err, c.refused)
 		}
@@ -46,4 +38,19 @@ func TestOlderHandoutsGraderFilesAreIgnored(t *testing.T) {
 			t.Errorf("%s copy: listed as an earlier version %v, want %v (ignored: %q)", c.name, ignored, !c.refused, sub.Ignored)
 		}
 	}
+}
+
+// withGraderFile checks a hand-in of the stubs that also carries content
+// at rel, a path of the grader's files (checkForeign).
+func withGraderFile(t *testing.T, root, rel, content string) (*submission, error) {
+	t.Helper()
+	dir := t.TempDir()
+	files := inFolder("", folderFiles(t, root, "assignments/aufgabe5"))
+	files[rel] = content
+	writeTree(t, dir, files)
+	sub, err := loadSubmission(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sub, sub.checkForeign(root)
 }
