@@ -30,6 +30,9 @@ type batchItem struct {
 	// interrupted: the batch was stopped while this one was graded; its
 	// result is not recorded, its last grade (if any) stays.
 	interrupted bool
+	// earlier: rep is the grade of an earlier batch (this one was
+	// interrupted before it).
+	earlier bool
 }
 
 // gradeBatch grades every entry of o.submissions, each in its own tree,
@@ -98,8 +101,9 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 		if err := writeGradebook(book, items); err != nil {
 			return errors.Join(fmt.Errorf("interrupted: %w", ctx.Err()), err)
 		}
-		fmt.Fprintf(log, "mwzk-grade: interrupted: wrote %s: %s; %d row(s) hold the grade of an earlier batch, %d hand-in(s) have none yet: run the same command again to grade them\n",
-			book, statusCounts(items), n, ungraded(items))
+		none := ungraded(items)
+		fmt.Fprintf(log, "mwzk-grade: interrupted: wrote %s: %s; %d row(s) hold the grade of an earlier batch (their note says so), %d hand-in(s) have none yet%s: run the same command again to grade them\n",
+			book, statusCounts(items), n, len(none), visible(listed(none)))
 		return fmt.Errorf("interrupted: %w", ctx.Err())
 	}
 	if err := writeGradebook(book, items); err != nil {
@@ -107,6 +111,14 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 	}
 	fmt.Fprintf(log, "mwzk-grade: wrote %s: %s\n", book, statusCounts(items))
 	return nil
+}
+
+// listed is ": a, b" for the names given, "" for none.
+func listed(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(names, ", ") + ")"
 }
 
 // lastGrades gives the items an interrupted batch did not grade the grade
@@ -121,22 +133,22 @@ func lastGrades(out string, items []batchItem) int {
 			continue
 		}
 		if old, err := readJSON(filepath.Join(out, it.name, "grade.json")); err == nil {
-			it.rep, it.skipped = old, true
+			it.rep, it.skipped, it.earlier = old, true, true
 			n++
 		}
 	}
 	return n
 }
 
-// ungraded counts the items without any grade.
-func ungraded(items []batchItem) int {
-	n := 0
+// ungraded names the items without any grade.
+func ungraded(items []batchItem) []string {
+	var out []string
 	for _, it := range items {
 		if it.rep == nil {
-			n++
+			out = append(out, it.name)
 		}
 	}
-	return n
+	return out
 }
 
 // statusCounts says how many submissions ended how ("3 graded, 1
@@ -233,6 +245,12 @@ func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Rep
 		ref = o.ref
 	}
 	sub, err := loadSubmission(it.path, ref)
+	if onlineText(filepath.Base(it.path)) {
+		// A student who handed in only a text (the text beside an upload
+		// is left out before): a row, with the reason in its words.
+		sub, err = nil, fmt.Errorf("%w: %s is a course platform's online text, no file upload: nothing to grade",
+			errRefused, filepath.Base(it.path))
+	}
 	if err == nil && o.ref != "" && ref == "" {
 		sub.Ignored = append(sub.Ignored, fmt.Sprintf("REF=%s: this hand-in is no git repository; graded as it is", o.ref))
 	}
@@ -280,9 +298,11 @@ func setAside(dir string) func(back bool) bool {
 	moved := os.Rename(dir, kept) == nil
 	return func(back bool) bool {
 		switch {
-		case back && moved:
-			os.RemoveAll(dir)
-			os.Rename(kept, dir)
+		case back:
+			os.RemoveAll(dir) // the interrupted run's, partial
+			if moved {
+				os.Rename(kept, dir)
+			}
 		case moved:
 			os.RemoveAll(kept)
 		}
@@ -425,10 +445,19 @@ func writeGradebook(file string, items []batchItem) error {
 	w := csv.NewWriter(f)
 	w.Write(gradebookHeader)
 	for _, it := range items {
-		if it.rep == nil {
-			continue
+		switch {
+		case it.rep == nil: // an interrupted batch's, never graded: still a row
+			row := make([]string, len(gradebookHeader))
+			row[0], row[1] = csvText(it.name), "not graded"
+			row[len(row)-1] = "the batch was interrupted before this hand-in was graded: run it again"
+			w.Write(row)
+		case it.earlier:
+			row := gradebookRow(it.name, it.rep)
+			row[len(row)-1] = strings.TrimSuffix("from an earlier batch (this one was interrupted before it); "+row[len(row)-1], "; ")
+			w.Write(row)
+		default:
+			w.Write(gradebookRow(it.name, it.rep))
 		}
-		w.Write(gradebookRow(it.name, it.rep))
 	}
 	w.Flush()
 	return errors.Join(w.Error(), f.Close())

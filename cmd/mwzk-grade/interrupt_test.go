@@ -29,6 +29,7 @@ func TestInterruptedBatchRecordsNothing(t *testing.T) {
 	hang[gradedDir+"service.go"] = strings.Replace(hang[gradedDir+"service.go"], start, start+"\tselect {} // never returns\n", 1)
 	writeTree(t, filepath.Join(class, "a-hang"), hang)
 	writeTree(t, filepath.Join(class, "b-later"), stubs)
+	writeTree(t, filepath.Join(class, "c-new"), stubs) // never graded before
 	// Grades of an earlier batch, with made-up points to recognise them;
 	// a-hang's has a failure picture, which grading a hand-in replaces.
 	page := filepath.Join("pictures", "A5.1_TestX", "failure.html")
@@ -59,7 +60,7 @@ func TestInterruptedBatchRecordsNothing(t *testing.T) {
 	if want := "a-hang: interrupted: not recorded"; !strings.Contains(log.String(), want) {
 		t.Errorf("the batch's output lacks %q:\n%s", want, log.String())
 	}
-	if want := "2 row(s) hold the grade of an earlier batch"; strings.Contains(log.String(), "b-later") || !strings.Contains(log.String(), want) {
+	if want := "2 row(s) hold the grade of an earlier batch (their note says so), 1 hand-in(s) have none yet (c-new)"; strings.Contains(log.String(), "] b-later") || !strings.Contains(log.String(), want) {
 		t.Errorf("b-later was graded after the interrupt, or the output lacks %q:\n%s", want, log.String())
 	}
 	if r, err := readJSON(filepath.Join(out, "a-hang", "grade.json")); err != nil || r.Status != "graded" || r.Required.Earned != 17 {
@@ -67,9 +68,12 @@ func TestInterruptedBatchRecordsNothing(t *testing.T) {
 	}
 	book := readGradebook(t, filepath.Join(out, "gradebook.csv"))
 	for name, want := range map[string]string{"a-hang": "17", "b-later": "23"} {
-		if row := book[name]; row == nil || row[1] != "graded" || row[2] != want {
-			t.Errorf("%s: gradebook row %q, want the earlier grade %s", name, row, want)
+		if row := book[name]; row == nil || row[1] != "graded" || row[2] != want || !strings.HasPrefix(row[len(row)-1], "from an earlier batch") {
+			t.Errorf("%s: gradebook row %q, want the earlier grade %s, noted as such", name, row, want)
 		}
+	}
+	if row := book["c-new"]; row == nil || row[1] != "not graded" {
+		t.Errorf("c-new, never graded: gradebook row %q, want one saying not graded", row)
 	}
 	if _, err := os.Stat(filepath.Join(out, "a-hang", page)); err != nil {
 		t.Errorf("the kept grade of a-hang links to %s, which the interrupted run removed: %v", page, err)

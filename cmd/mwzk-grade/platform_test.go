@@ -168,6 +168,10 @@ func TestOnlineTextBesideAnUploadIsLeftOut(t *testing.T) {
 		paths = append(paths, filepath.Base(it.path))
 	}
 	if want := []string{"Gina Lang_1234_assignsubmission_file_", only}; !slices.Equal(paths, want) {
-		t.Errorf("listed %q, want %q", paths, want)
+		t.Fatalf("listed %q, want %q", paths, want)
+	}
+	rep, _ := gradeItem(context.Background(), testRoot(t, false), withDefaults(options{out: t.TempDir()}), &items[1])
+	if rep.Status != "refused" || !strings.Contains(strings.Join(rep.Problems, " "), "online text, no file upload") {
+		t.Errorf("a student with only an online text: %s %q, want a refusal saying so", rep.Status, rep.Problems)
 	}
 }

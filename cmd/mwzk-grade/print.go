@@ -121,7 +121,10 @@ func printFailures(w io.Writer, rep *Report) {
 		return
 	}
 	where := ""
-	if rep.Origin != "" {
+	switch {
+	case rep.Variant != "":
+		where = " (they run the checkout's code, without the variant's change: replay with the lines above)"
+	case rep.Origin != "":
 		where = " (in the hand-in's own checkout; here they would run this checkout's code)"
 	}
 	fmt.Fprintf(w, "\nOne part's tests with their whole output: make grade-a5.1 ... make grade-a5.7%s\n", where)

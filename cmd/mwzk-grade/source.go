@@ -308,7 +308,11 @@ func (s *submission) checkForeign(root string) error {
 			continue
 		}
 		if earlierVersion(root, rel, data) {
-			s.Ignored = append(s.Ignored, rel+": an earlier version of the grader's file (an older handout); the grader's own is used")
+			// Named first, instead of as one of many files "outside".
+			s.Ignored = slices.DeleteFunc(s.Ignored, func(e string) bool {
+				return strings.HasSuffix(strings.TrimSuffix(e, ": outside "+gradedDir), rel)
+			})
+			s.Ignored = append([]string{rel + ": an earlier version of the grader's file (an older handout); the grader's own is used"}, s.Ignored...)
 			continue
 		}
 		changed = append(changed, rel)
