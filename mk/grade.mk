@@ -18,6 +18,7 @@ GRADE_FLAGS = $(if $(PART), --part $(PART))$(if $(SUBMISSION), --submission $(ca
 GRADE_DIR   = ./$(if $(filter solution,$(IMPL)),solutions,assignments)/aufgabe5/
 
 grade: ## points per part: make grade [SUBMISSION=hand-in.tar.gz|folder|repo [REF=tag]] [PART=A5.2] [REPEAT=n] [NO_SANDBOX=1]
+	@test -z "$(RUN)" || { echo "make grade: RUN=$(RUN) selects one test only in make grade-a5.1 ... grade-a5.7 (make grade-a5.1 RUN=$(RUN)); make grade grades whole parts (PART=A5.1)" >&2; exit 2; }
 	$(GO) run ./cmd/mwzk-grade --impl $(IMPL) --repeat $(REPEAT)$(GRADE_FLAGS)
 
 grade-list: ## the parts and tests of the grading, with their points

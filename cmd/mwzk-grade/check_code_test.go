@@ -3,9 +3,13 @@ package main
 import (
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"zablab/internal/procs"
 )
 
 // TestCheckCodeRefusesAsGradingDoes: make grade-a5.N's check names an
@@ -43,5 +47,17 @@ func TestRunNamesATestOfThePart(t *testing.T) {
 		if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
 			t.Errorf("RUN=%s: %v, want %q", c.run, err, c.want)
 		}
+	}
+}
+
+// TestMakeGradeRefusesRun: make grade grades whole parts; a RUN= given to
+// it was ignored, and the whole suite ran instead of one test.
+func TestMakeGradeRefusesRun(t *testing.T) {
+	root := testRoot(t, false)
+	cmd := exec.Command("make", "-s", "grade", "RUN=Session")
+	cmd.Dir = root
+	out, err := procs.Run(cmd, time.Minute)
+	if err == nil || !strings.Contains(string(out), "make grade-a5.1 RUN=Session") {
+		t.Fatalf("make grade RUN=Session: %v\n%s\nwant a refusal pointing at make grade-a5.N", err, out)
 	}
 }
