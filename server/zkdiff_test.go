@@ -78,10 +78,7 @@ func closeScript(t *testing.T, addr string) []string {
 }
 
 func TestCloseEventsAsZooKeeper(t *testing.T) {
-	if _, err := realzk.ClassPath(); err != nil {
-		t.Skip(err)
-	}
-	got := closeScript(t, startA5(t, "").Addr().String()) // first: it skips in the handout, before a JVM starts
+	got := closeScript(t, startA5(t, "").Addr().String()) // first: without the reference (the handout) it skips before a JVM starts
 	want := closeScript(t, realzk.StartTWith(t))
 	againstZooKeeper(t, want, got, nil)
 }
@@ -106,10 +103,7 @@ func ttlOffScript(t *testing.T, addr string) []string {
 }
 
 func TestTTLOffInMultiAsZooKeeper(t *testing.T) {
-	if _, err := realzk.ClassPath(); err != nil {
-		t.Skip(err)
-	}
-	got := ttlOffScript(t, startA5(t, "").Addr().String()) // first: it skips in the handout, before a JVM starts
+	got := ttlOffScript(t, startA5(t, "").Addr().String()) // first: without the reference (the handout) it skips before a JVM starts
 	want := ttlOffScript(t, realzk.StartTWith(t, "-Dzookeeper.extendedTypesEnabled=false"))
 	againstZooKeeper(t, want, got, nil)
 }
@@ -128,10 +122,7 @@ func reconfigScript(t *testing.T, addr string) []string {
 }
 
 func TestReconfigDisabledAsZooKeeper(t *testing.T) {
-	if _, err := realzk.ClassPath(); err != nil {
-		t.Skip(err)
-	}
-	got := reconfigScript(t, startA5(t, "").Addr().String()) // first: it skips in the handout, before a JVM starts
+	got := reconfigScript(t, startA5(t, "").Addr().String()) // first: without the reference (the handout) it skips before a JVM starts
 	want := reconfigScript(t, realzk.StartTWith(t))
 	againstZooKeeper(t, want, got, nil)
 }

@@ -61,6 +61,22 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 			rel, filepath.Base(rel))
 	}
 	warmCache(ctx, root, log)
+	gradeItems(ctx, root, o, items, log)
+	book := filepath.Join(o.out, gradebookFile)
+	if ctx.Err() != nil {
+		return interrupted(ctx, o, items, book, log)
+	}
+	if err := writeGradebook(book, items); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "mwzk-grade: wrote %s: %s\n", book, statusCounts(items))
+	return nil
+}
+
+// gradeItems grades the items, o.jobs at once, each worker in a port
+// range of its own, printing a progress line for each; once ctx is done
+// no item is started.
+func gradeItems(ctx context.Context, root string, o options, items []batchItem, log io.Writer) {
 	var mu sync.Mutex
 	done := 0
 	work := make(chan int)
@@ -93,27 +109,23 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 	}
 	close(work)
 	wg.Wait()
-	book := filepath.Join(o.out, gradebookFile)
-	if ctx.Err() != nil {
-		// The gradebook still matches the reports: this batch's grades,
-		// and the last recorded grade of those it did not reach.
-		n := lastGrades(o.out, items)
-		if err := writeGradebook(book, items); err != nil {
-			return errors.Join(fmt.Errorf("interrupted: %w", ctx.Err()), err)
-		}
-		none := ungraded(items)
-		fmt.Fprintf(log, "mwzk-grade: interrupted: wrote %s: %s; %d row(s) hold the grade of an earlier batch (their note says so), %d hand-in(s) have none yet%s: run the same command again to grade them\n",
-			book, statusCounts(items), n, len(none), visible(listed(none)))
-		return fmt.Errorf("interrupted: %w", ctx.Err())
-	}
-	if err := writeGradebook(book, items); err != nil {
-		return err
-	}
-	fmt.Fprintf(log, "mwzk-grade: wrote %s: %s\n", book, statusCounts(items))
-	return nil
 }
 
-// listed is ": a, b" for the names given, "" for none.
+// interrupted ends a batch that ctx stopped: the gradebook still matches
+// the reports (this batch's grades, and the last recorded grade of those
+// it did not reach), and the console names what is left.
+func interrupted(ctx context.Context, o options, items []batchItem, book string, log io.Writer) error {
+	n := lastGrades(o.out, items)
+	if err := writeGradebook(book, items); err != nil {
+		return errors.Join(fmt.Errorf("interrupted: %w", ctx.Err()), err)
+	}
+	none := ungraded(items)
+	fmt.Fprintf(log, "mwzk-grade: interrupted: wrote %s: %s; %d row(s) hold the grade of an earlier batch (their note says so), %d hand-in(s) have none yet%s: run the same command again to grade them\n",
+		book, statusCounts(items), n, len(none), visible(listed(none)))
+	return fmt.Errorf("interrupted: %w", ctx.Err())
+}
+
+// listed is " (a, b)" for the names given, "" for none.
 func listed(names []string) string {
 	if len(names) == 0 {
 		return ""

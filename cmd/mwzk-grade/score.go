@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"zablab/internal/stacks"
 	"zablab/mwzookeeper/conformance"
 )
 
@@ -147,15 +148,15 @@ func manifestOf(runs []*run) []manifestTest {
 func gradeTest(runs []*run, t manifestTest) TestGrade {
 	tg := TestGrade{Name: t.Name, Extra: t.Extra, Points: t.Points, Runs: len(runs)}
 	name := t.Part + "/" + t.Name
-	status := ""
+	status, uncredited := "", 0
 	for k, r := range runs {
 		o := r.tests[name]
 		if r.credited(name) {
 			tg.Passes++
 			continue
 		}
-		if tg.FailedRun == 0 {
-			tg.FailedRun = k + 1
+		if uncredited == 0 {
+			uncredited = k + 1
 		}
 		crash := crashLine(r)
 		switch {
@@ -169,6 +170,8 @@ func gradeTest(runs []*run, t manifestTest) TestGrade {
 			status = worse(status, o.status)
 		}
 		if tg.Failure == nil && o != nil {
+			// The failure shown and the seed that replays it are one run's.
+			tg.FailedRun = k + 1
 			tg.Failure = failureLines(o.lines, failureLineCount)
 			if o.status == "" && crash != "" {
 				// It was running when the process died: that is its failure.
@@ -176,6 +179,9 @@ func gradeTest(runs []*run, t manifestTest) TestGrade {
 				tg.Failure = tg.Failure[:min(len(tg.Failure), failureLineCount)]
 			}
 		}
+	}
+	if tg.FailedRun == 0 {
+		tg.FailedRun = uncredited // no run has its output: the first that failed
 	}
 	switch {
 	case len(runs) > 0 && tg.Passes == len(runs):
@@ -227,25 +233,12 @@ func gradedFrameIn(lines []string) string { return gradedFramesIn(lines, 1) }
 // (*Service).create (apply.go:156)"): the innermost may be provided code,
 // the student's line is often the one calling it.
 func gradedFramesIn(lines []string, n int) string {
-	var frames []string
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if t == "" && len(frames) > 0 {
-			break // the end of that goroutine's stack
-		}
-		if strings.HasPrefix(t, gradedFramePrefix) {
-			if f := frameOf(strings.TrimPrefix(t, gradedFramePrefix), lines, i); f != "" {
-				frames = append(frames, f)
-				if len(frames) == n {
-					break
-				}
-			}
+	for _, g := range stacks.Parse(strings.Join(lines, "\n")) {
+		if frames := stacks.Frames(g, gradedPkg); len(frames) > 0 {
+			return ", in " + strings.Join(frames[:min(n, len(frames))], " ← ")
 		}
 	}
-	if len(frames) == 0 {
-		return ""
-	}
-	return ", in " + strings.Join(frames, " ← ")
+	return ""
 }
 
 // otherProblems are the lines of a run outside every test that explain a

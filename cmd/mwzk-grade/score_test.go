@@ -191,9 +191,9 @@ func TestCrashNamesTheRunningTest(t *testing.T) {
 	r := fakeRun(map[string]string{name(ran): "pass", name(running): ""}, map[string]string{name(ran): "pass"})
 	r.exitErr = errors.New("exit status 2")
 	r.other = []string{"fatal error: concurrent map read and map write", "", "goroutine 41 [running]:",
-		gradedFramePrefix + "(*Service).read(0xc000120000)", "\t/tmp/x/assignments/aufgabe5/reads.go:51 +0x45",
-		gradedFramePrefix + "(*Service).submitLocal(0xc000120000)", "\t/tmp/x/assignments/aufgabe5/service.go:90 +0x45",
-		"", "goroutine 42 [select]:", gradedFramePrefix + "(*Service).loop(0xc000120000)", "\t/tmp/x/assignments/aufgabe5/loop.go:9 +0x45"}
+		gradedPkg + ".(*Service).read(0xc000120000)", "\t/tmp/x/assignments/aufgabe5/reads.go:51 +0x45",
+		gradedPkg + ".(*Service).submitLocal(0xc000120000)", "\t/tmp/x/assignments/aufgabe5/service.go:90 +0x45",
+		"", "goroutine 42 [select]:", gradedPkg + ".(*Service).loop(0xc000120000)", "\t/tmp/x/assignments/aufgabe5/loop.go:9 +0x45"}
 	got := gradeTest([]*run{r}, manifestTest{running.Part, running.Name, running.Points, false})
 	want := "the suite crashed while this test ran: fatal error: concurrent map read and map write, in (*Service).read (reads.go:51) ← (*Service).submitLocal (service.go:90)"
 	if got.Status != "not finished" || len(got.Failure) == 0 || got.Failure[0] != want {

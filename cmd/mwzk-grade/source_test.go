@@ -100,18 +100,8 @@ func TestChangedGraderFilesAreRefused(t *testing.T) {
 // TestGitSubmissionsAtHeadAndRef: a working clone is graded at HEAD (not
 // its uncommitted files), a bare clone too, and REF picks another commit.
 func TestGitSubmissionsAtHeadAndRef(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
 	dir := filepath.Join(t.TempDir(), "bob")
-	git := gitIn(t, dir)
-	writeTree(t, dir, map[string]string{gradedDir + "a.go": "package aufgabe5 // v1\n"})
-	git("init", "-q")
-	git("add", ".")
-	git("commit", "-q", "-m", "v1")
-	git("tag", "v1")
-	writeTree(t, dir, map[string]string{gradedDir + "a.go": "package aufgabe5 // v2\n"})
-	git("commit", "-q", "-am", "v2")
+	taggedRepo(t, dir, "v1", "package aufgabe5 // v1\n", "package aufgabe5 // v2\n")
 	writeTree(t, dir, map[string]string{gradedDir + "a.go": "package aufgabe5 // uncommitted\n"})
 	for _, tc := range []struct{ ref, want string }{{"", "v2"}, {"v1", "v1"}} {
 		s, err := loadSubmission(dir, tc.ref)
@@ -228,9 +218,6 @@ func TestLongNamesAndManyEntriesAreRefused(t *testing.T) {
 // repository of the class at that tag (a course's deadline), and a plain
 // folder beside them as it is; REF was silently dropped before.
 func TestBatchGradesRepositoriesAtREF(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
 	root := t.TempDir()
 	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(root))
 	// A grader whose suite never runs: each hand-in is a compile error,
@@ -239,14 +226,7 @@ func TestBatchGradesRepositoriesAtREF(t *testing.T) {
 		gradedDir + graderTestFile: "package aufgabe5\n"})
 	class := t.TempDir()
 	repo := filepath.Join(class, "gina")
-	git := gitIn(t, repo)
-	writeTree(t, repo, map[string]string{gradedDir + "a.go": "package aufgabe5 // deadline\n\nvar x int = \"s\"\n"})
-	git("init", "-q")
-	git("add", ".")
-	git("commit", "-q", "-m", "v1")
-	git("tag", "abgabe")
-	writeTree(t, repo, map[string]string{gradedDir + "a.go": "package aufgabe5 // late\n\nvar x int = \"s\"\n"})
-	git("commit", "-q", "-am", "late")
+	taggedRepo(t, repo, "abgabe", "package aufgabe5 // deadline\n\nvar x int = \"s\"\n", "package aufgabe5 // late\n\nvar x int = \"s\"\n")
 	writeTree(t, filepath.Join(class, "hans"), map[string]string{gradedDir + "a.go": "package aufgabe5\n"})
 	o := withDefaults(options{submissions: class, out: t.TempDir(), ref: "abgabe"})
 	want, err := loadSubmission(repo, "abgabe")
@@ -267,6 +247,21 @@ func TestBatchGradesRepositoriesAtREF(t *testing.T) {
 }
 
 // gitIn runs git in dir as a test's author, failing the test on an error.
+// taggedRepo makes a hand-in repository in dir whose a.go was first at
+// the commit tagged tag, then at a later commit. git is needed as the
+// grader needs it (README); without it gitIn fails the test.
+func taggedRepo(t *testing.T, dir, tag, first, later string) {
+	t.Helper()
+	git := gitIn(t, dir)
+	writeTree(t, dir, map[string]string{gradedDir + "a.go": first})
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "first")
+	git("tag", tag)
+	writeTree(t, dir, map[string]string{gradedDir + "a.go": later})
+	git("commit", "-q", "-am", "later")
+}
+
 func gitIn(t *testing.T, dir string) func(args ...string) {
 	return func(args ...string) {
 		t.Helper()

@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,9 +22,9 @@ func suiteTimeout(left time.Duration) time.Duration {
 	return left - min(left/10, 15*time.Second)
 }
 
-// gradedFramePrefix starts a stack frame of the graded package's code
-// ("zablab/assignments/aufgabe5.(*Service).Start(...)").
-var gradedFramePrefix = "zablab/" + strings.TrimSuffix(gradedDir, "/") + "."
+// gradedPkg is the graded package's import path: its frames are the
+// ones a report names.
+var gradedPkg = "zablab/" + strings.TrimSuffix(gradedDir, "/")
 
 // goTimeoutPrefix starts the line Go's testing package panics with.
 const goTimeoutPrefix = "panic: test timed out after "
@@ -39,17 +39,17 @@ type stuckReport struct {
 }
 
 func findStuck(lines []string) (s stuckReport, ok bool) {
-	inRunning, blocks := false, false
-	seen := map[string]bool{}
-	for i, l := range lines {
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), goTimeoutPrefix) })
+	if at < 0 {
+		return s, false
+	}
+	s.after = strings.TrimPrefix(strings.TrimSpace(lines[at]), goTimeoutPrefix)
+	inRunning := false
+	for _, l := range lines[at+1:] {
 		t := strings.TrimSpace(l)
 		switch {
-		case ok && strings.HasPrefix(t, "goroutine ") && strings.HasSuffix(t, ":"):
-			blocks = stacks.Blocks(t)
-		case strings.HasPrefix(t, goTimeoutPrefix):
-			s.after, ok, inRunning = strings.TrimPrefix(t, goTimeoutPrefix), true, false
 		case t == "running tests:":
-			inRunning = ok
+			inRunning = true
 		case inRunning && strings.HasPrefix(t, suitePrefix):
 			name, _, _ := strings.Cut(strings.TrimPrefix(t, suitePrefix), " ")
 			if strings.Count(name, "/") == 1 {
@@ -57,42 +57,25 @@ func findStuck(lines []string) (s stuckReport, ok bool) {
 			}
 		case inRunning && t == "":
 			inRunning = false
-		case ok && strings.HasPrefix(t, gradedFramePrefix):
-			f := frameOf(strings.TrimPrefix(t, gradedFramePrefix), lines, i)
-			list := &s.loops
-			if blocks {
-				list = &s.frames
-			}
-			// Seen per list: a frame of a loop may also be where another
-			// goroutine blocks.
-			key := fmt.Sprint(blocks, f)
-			if f != "" && !seen[key] && len(*list) < 8 {
+		}
+	}
+	// Seen per list: a frame of a loop may also be where another goroutine
+	// blocks.
+	seen := map[string]bool{}
+	for _, g := range stacks.Parse(strings.Join(lines[at+1:], "\n")) {
+		list := &s.loops
+		if stacks.Blocks(g.Header) {
+			list = &s.frames
+		}
+		for _, f := range stacks.Frames(g, gradedPkg) {
+			key := fmt.Sprint(list == &s.frames, f)
+			if !seen[key] && len(*list) < 8 {
 				seen[key] = true
 				*list = append(*list, f)
 			}
 		}
 	}
-	return s, ok
-}
-
-// frameOf names a stack frame of the graded code: its function (without
-// the arguments' values) and the file and line on the next line; "" for
-// the grader's own test files, which are compiled into the same package.
-func frameOf(call string, lines []string, i int) string {
-	if j := strings.LastIndex(call, "("); j > 0 {
-		call = call[:j]
-	}
-	if i+1 < len(lines) {
-		loc := strings.TrimSpace(lines[i+1])
-		if k := strings.Index(loc, " +0x"); k > 0 {
-			loc = loc[:k]
-		}
-		if strings.Contains(loc, "_test.go:") {
-			return ""
-		}
-		return fmt.Sprintf("%s (%s)", call, path.Base(loc))
-	}
-	return call
+	return s, true
 }
 
 // lines says the report's problems for a timed-out run.

@@ -107,3 +107,42 @@ func TestPackageOf(t *testing.T) {
 		}
 	}
 }
+
+// TestParseWithoutBlankLines: the grader keeps a run's output line by line
+// and drops blank ones; the goroutines still part at their headers, so a
+// crash's frames are not chained to the next goroutine's.
+func TestParseWithoutBlankLines(t *testing.T) {
+	var kept []string
+	for _, l := range strings.Split("fatal error: concurrent map writes\n\n"+dump, "\n") {
+		if l != "" {
+			kept = append(kept, l)
+		}
+	}
+	with, without := Parse("fatal error: concurrent map writes\n\n"+dump), Parse(strings.Join(kept, "\n"))
+	if len(with) != 4 || len(without) != len(with) {
+		t.Fatalf("%d goroutines with blank lines, %d without; want 4 both", len(with), len(without))
+	}
+	for i := range with {
+		if with[i].Header != without[i].Header || len(with[i].Frames) != len(without[i].Frames) {
+			t.Errorf("goroutine %d: %+v with blank lines, %+v without", i, with[i], without[i])
+		}
+	}
+}
+
+// TestTestFilesAreNotThePackagesCode: frames of the package's test files
+// (the factory, the harness) do not make a goroutine the package's.
+func TestTestFilesAreNotThePackagesCode(t *testing.T) {
+	const harness = `goroutine 19 [chan receive]:
+zablab/assignments/aufgabe5.TestConformance.func1(0x394f0d54488?)
+	/work/tree/assignments/aufgabe5/x_test.go:5 +0x26
+testing.tRunner(0x394f0d54488, 0x592ee8)
+	/goroot/src/testing/testing.go:2036 +0xea
+`
+	gs := Parse(harness)
+	if got := Describe(gs, "zablab/assignments/aufgabe5", 6); got != "" {
+		t.Errorf("Describe of a harness goroutine: %q, want \"\"", got)
+	}
+	if got := Frames(gs[0], "zablab/assignments/aufgabe5"); len(got) != 0 {
+		t.Errorf("Frames of a harness goroutine: %q, want none", got)
+	}
+}

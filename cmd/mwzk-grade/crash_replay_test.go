@@ -1,0 +1,64 @@
+package main
+
+import (
+	"crypto/rand"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestReplaySeedWhenTheFirstFailedRunNeverStartedTheTest: with --repeat 2,
+// run 1 crashed in another test before Linearizable started (no outcome,
+// no seed), run 2 failed Linearizable with seed 2. The report shows run
+// 2's failure, so FailedRun must be 2 and the replay line must name seed 2.
+func TestReplaySeedWhenTheFirstFailedRunNeverStartedTheTest(t *testing.T) {
+	name := "A5.2/Linearizable"
+	r1 := &run{tests: map[string]*outcome{}, sealed: map[string]sealedResult{},
+		exitErr: errors.New("exit status 2"),
+		other:   []string{"panic: boom", "", "goroutine 7 [running]:"}}
+	r2 := &run{tests: map[string]*outcome{name: {status: "fail", lines: []string{"lost write"}}},
+		sealed: map[string]sealedResult{name: {status: "fail", seed: 2, count: 1}}}
+	runs := []*run{r1, r2}
+	rep := &Report{Submission: "eve", Status: "graded", Repeat: 2}
+	score(rep, runs, "A5.2")
+	rep.Seeds = seedsOf(runs)
+	var b strings.Builder
+	printReport(&b, rep)
+	if !strings.Contains(b.String(), "replay: MWZK_SEED=2 ") {
+		t.Errorf("the shown failure is run 2's (seed 2), but the replay line does not name seed 2:\n%s", b.String())
+	}
+}
+
+// TestCrashLineStopsAtTheCrashingGoroutine: Go prints a fatal error's
+// goroutines separated by blank lines on stderr; startAndCollect drops
+// blank lines from stderr, so gradedFramesIn never sees the end of the
+// crashing goroutine's stack and chains a frame of another goroutine (an
+// idle loop) onto it, as if the crashing code had been called by it.
+func TestCrashLineStopsAtTheCrashingGoroutine(t *testing.T) {
+	root := testRoot(t, false)
+	stderr := "fatal error: concurrent map writes\n\ngoroutine 41 [running]:\n" +
+		"internal/runtime/maps.fatal({0x589cbf?, 0x0?})\n\t/usr/local/go/src/runtime/panic.go:1181 +0x18\n" +
+		gradedPkg + ".(*Service).read(0xc000120000)\n\t/tmp/x/assignments/aufgabe5/reads.go:51 +0x45\n" +
+		"zablab/zab.(*node).deliver(0xc0000b4000)\n\t/tmp/x/zab/runtime.go:300 +0x55\n" +
+		"\ngoroutine 42 [select]:\n" +
+		gradedPkg + ".(*Service).loop(0xc000120000)\n\t/tmp/x/assignments/aufgabe5/loop.go:9 +0x45\n"
+	cmd := exec.Command("sh", "-c", "printf '%s' \"$1\" >&2; exit 2", "sh", stderr)
+	inGroup(cmd)
+	key := make([]byte, 32)
+	rand.Read(key)
+	resR, resW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.ExtraFiles = []*os.File{resW}
+	r, err := startAndCollect(cmd, &tree{dir: root}, key, resR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := crashLine(r)
+	if want := "fatal error: concurrent map writes, in (*Service).read (reads.go:51)"; got != want {
+		t.Errorf("crashLine = %q, want %q (loop.go:9 is another goroutine's)", got, want)
+	}
+}
