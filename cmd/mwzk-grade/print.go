@@ -109,7 +109,7 @@ func printFailures(w io.Writer, rep *Report) {
 				fmt.Fprintf(w, "      picture of the failure (open it in a browser): %s\n", pic)
 			}
 			if !t.Extra { // a hidden test's code is not in the student's checkout
-				fmt.Fprintf(w, "      replay: %s\n", replayHint(rep, p.ID, t))
+				fmt.Fprintf(w, "      replay%s: %s\n", replayWhere(rep), replayHint(rep, p.ID, t))
 			}
 		}
 	}
@@ -128,6 +128,26 @@ func printFailures(w io.Writer, rep *Report) {
 		where = " (in the hand-in's own checkout; here they would run this checkout's code)"
 	}
 	fmt.Fprintf(w, "\nOne part's tests with their whole output: make grade-a5.1 ... make grade-a5.7%s\n", where)
+	if rep.Origin != "" && rep.Variant == "" {
+		fmt.Fprintf(w, "This hand-in again, here: make grade SUBMISSION=%s%s\n", makeWord(rep.Origin), partWord(rep.Part))
+	}
+}
+
+// replayWhere says where a hand-in's replay lines run: make grade-a5.N in
+// the grader's checkout would run that checkout's code, not the hand-in's.
+func replayWhere(rep *Report) string {
+	if rep.Origin != "" && rep.Variant == "" {
+		return " (in the hand-in's own checkout)"
+	}
+	return ""
+}
+
+// partWord is " PART=A5.2" for a grade of one part, "" for all.
+func partWord(part string) string {
+	if part == "" {
+		return ""
+	}
+	return " PART=" + part
 }
 
 // printTests lists every part and test with its points and what it checks.

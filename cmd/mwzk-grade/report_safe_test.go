@@ -73,3 +73,19 @@ func TestTextReportHasReplayLines(t *testing.T) {
 		t.Errorf("want a replay line with the seed for Linearizable and none for the hidden test:\n%s", b.String())
 	}
 }
+
+// TestHandInReplayLinesSayWhere: a hand-in's replay lines run in its own
+// checkout; in the grader's they would test the grader's stubs. The report
+// says so on each line and names the command that grades it here.
+func TestHandInReplayLinesSayWhere(t *testing.T) {
+	rep := &Report{Submission: "bob", Origin: "/tmp/class/bob", Status: "graded", Repeat: 1, Part: "A5.1",
+		Parts: []PartGrade{{ID: "A5.1", Tests: []TestGrade{{Name: "Session", Points: 2, Runs: 1, Status: "fail"}}}}}
+	var b strings.Builder
+	printReport(&b, rep)
+	for _, want := range []string{"replay (in the hand-in's own checkout): make grade-a5.1 RUN=Session",
+		"This hand-in again, here: make grade SUBMISSION=/tmp/class/bob PART=A5.1"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+}
