@@ -2,34 +2,10 @@ package main
 
 import (
 	"crypto/rand"
-	"errors"
 	"os"
 	"os/exec"
-	"strings"
 	"testing"
 )
-
-// TestReplaySeedWhenTheFirstFailedRunNeverStartedTheTest: with --repeat 2,
-// run 1 crashed in another test before Linearizable started (no outcome,
-// no seed), run 2 failed Linearizable with seed 2. The report shows run
-// 2's failure, so FailedRun must be 2 and the replay line must name seed 2.
-func TestReplaySeedWhenTheFirstFailedRunNeverStartedTheTest(t *testing.T) {
-	name := "A5.2/Linearizable"
-	r1 := &run{tests: map[string]*outcome{}, sealed: map[string]sealedResult{},
-		exitErr: errors.New("exit status 2"),
-		other:   []string{"panic: boom", "", "goroutine 7 [running]:"}}
-	r2 := &run{tests: map[string]*outcome{name: {status: "fail", lines: []string{"lost write"}}},
-		sealed: map[string]sealedResult{name: {status: "fail", seed: 2, count: 1}}}
-	runs := []*run{r1, r2}
-	rep := &Report{Submission: "eve", Status: "graded", Repeat: 2}
-	score(rep, runs, "A5.2")
-	rep.Seeds = seedsOf(runs)
-	var b strings.Builder
-	printReport(&b, rep)
-	if !strings.Contains(b.String(), "replay: MWZK_SEED=2 ") {
-		t.Errorf("the shown failure is run 2's (seed 2), but the replay line does not name seed 2:\n%s", b.String())
-	}
-}
 
 // TestCrashLineStopsAtTheCrashingGoroutine: Go prints a fatal error's
 // goroutines separated by blank lines on stderr; startAndCollect drops

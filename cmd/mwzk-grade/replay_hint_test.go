@@ -1,29 +1,35 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestReplaySeedOfFailingRun: with --repeat 2, run 1 passes
-// Linearizable (seed 1) and run 2 fails it (seed 2); the replay line must
-// name the failing run's seed, not the first run's.
+// TestReplaySeedOfFailingRun: with --repeat 2 the replay line names the
+// seed of the run whose failure the report shows (seed 2): not that of
+// run 1, which passed Linearizable (seed 1), nor none when run 1 crashed
+// in another test before Linearizable started.
 func TestReplaySeedOfFailingRun(t *testing.T) {
 	name := "A5.2/Linearizable"
-	r1 := &run{tests: map[string]*outcome{name: {status: "pass"}},
+	passed := &run{tests: map[string]*outcome{name: {status: "pass"}},
 		sealed: map[string]sealedResult{name: {status: "pass", seed: 1, count: 1}}}
-	r2 := &run{tests: map[string]*outcome{name: {status: "fail", lines: []string{"lost write"}}},
-		sealed: map[string]sealedResult{name: {status: "fail", seed: 2, count: 1}}}
-	runs := []*run{r1, r2}
-	rep := &Report{Submission: "eve", Status: "graded", Repeat: 2}
-	score(rep, runs, "A5.2")
-	rep.Seeds = seedsOf(runs)
-	var b strings.Builder
-	printReport(&b, rep)
-	if !strings.Contains(b.String(), "replay: MWZK_SEED=2 ") {
-		t.Errorf("replay line does not name the failing run's seed 2:\n%s", b.String())
+	crashed := &run{tests: map[string]*outcome{}, sealed: map[string]sealedResult{},
+		exitErr: errors.New("exit status 2"), other: []string{"panic: boom", "goroutine 7 [running]:"}}
+	for _, first := range []*run{passed, crashed} {
+		failed := &run{tests: map[string]*outcome{name: {status: "fail", lines: []string{"lost write"}}},
+			sealed: map[string]sealedResult{name: {status: "fail", seed: 2, count: 1}}}
+		runs := []*run{first, failed}
+		rep := &Report{Submission: "eve", Status: "graded", Repeat: 2}
+		score(rep, runs, "A5.2")
+		rep.Seeds = seedsOf(runs)
+		var b strings.Builder
+		printReport(&b, rep)
+		if !strings.Contains(b.String(), "replay: MWZK_SEED=2 ") {
+			t.Errorf("replay line does not name the failing run's seed 2 (run 1 crashed: %v):\n%s", first == crashed, b.String())
+		}
 	}
 }
 
