@@ -20,7 +20,7 @@ import (
 const gradebookFile = "gradebook.csv"
 
 // gradebookHeader is the first line of gradebook.csv.
-var gradebookHeader = []string{"submission", "status", "total", "bonus", "A5.1", "A5.2", "A5.3", "A5.4", "A5.5", "A5.6", "A5.7", "sha256", "seconds", "note"}
+var gradebookHeader = []string{"submission", "status", "total", "possible", "bonus", "A5.1", "A5.2", "A5.3", "A5.4", "A5.5", "A5.6", "A5.7", "sha256", "seconds", "note"}
 
 // batchItem is one entry of the submissions folder.
 type batchItem struct {
@@ -183,6 +183,9 @@ func statusCounts(items []batchItem) string {
 	for _, st := range slices.Sorted(maps.Keys(n)) { // none today; a new status still counts
 		parts = append(parts, fmt.Sprintf("%d %s", n[st], st))
 	}
+	if len(parts) == 0 {
+		return "no grades" // an interrupted first batch
+	}
 	return strings.Join(parts, ", ")
 }
 
@@ -281,7 +284,7 @@ func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Rep
 		o.pictures, o.picturesBase = filepath.Join(dir, "pictures"), dir
 		restore := setAside(o.pictures)
 		rep, err = gradeSubmission(ctx, root, o, sub, io.Discard)
-		if restore(ctx.Err() != nil) {
+		if restore(cutShort(ctx, rep)) {
 			// Stopped by the batch's interrupt, not by its own time
 			// limit: nothing of this run says anything about the code,
 			// and the last grade stays with the pictures it links to.
@@ -299,6 +302,18 @@ func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Rep
 		rep.Problems = append(rep.Problems, "writing the reports: "+err.Error())
 	}
 	return rep, false
+}
+
+// cutShort says whether the batch's interrupt stopped this grading. A
+// grading that had ended before it (graded, refused, or a compile error,
+// which the interrupt would have turned into a timeout) keeps its grade:
+// an interrupt landing just after a hand-in finished does not throw its
+// minutes of work away.
+func cutShort(ctx context.Context, rep *Report) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	return rep == nil || !slices.Contains([]string{"graded", "refused", "compile-error"}, rep.Status)
 }
 
 // setAside moves the folder dir (the last grade's pictures, which grading
@@ -480,8 +495,10 @@ func gradebookRow(name string, r *Report) []string {
 	if r.Bonus.Possible > 0 {
 		bonus = strconv.Itoa(r.Bonus.Earned)
 	}
-	row := []string{csvText(name), csvText(r.Status), strconv.Itoa(r.Required.Earned), bonus}
-	for _, id := range gradebookHeader[4:11] {
+	// possible: what total is out of, 100, or a part's alone (PART=A5.1:
+	// 30), so that a part-only gradebook does not pass for a whole one.
+	row := []string{csvText(name), csvText(r.Status), strconv.Itoa(r.Required.Earned), strconv.Itoa(r.Required.Possible), bonus}
+	for _, id := range gradebookHeader[5:12] {
 		i := slices.IndexFunc(r.Parts, func(p PartGrade) bool { return p.ID == id })
 		if i < 0 {
 			row = append(row, "")

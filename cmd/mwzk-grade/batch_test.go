@@ -94,8 +94,11 @@ func TestBatchGradesAClass(t *testing.T) {
 		if row == nil || row[1] != w.status || (w.total == "<30" && (row[2] == "30" || row[2] == "")) || (w.total != "<30" && row[2] != w.total) {
 			t.Errorf("%s: gradebook row %q, want status %s and total %s", name, row, w.status, w.total)
 		}
-		if row != nil && row[3] != "" {
-			t.Errorf("%s: bonus %q in a batch of part A5.1, which grades no bonus part; want it empty", name, row[3])
+		if row != nil && row[4] != "" {
+			t.Errorf("%s: bonus %q in a batch of part A5.1, which grades no bonus part; want it empty", name, row[4])
+		}
+		if row != nil && row[3] != "30" {
+			t.Errorf("%s: possible %q in a batch of part A5.1; want 30, what its total is out of", name, row[3])
 		}
 		for _, f := range []string{"grade.json", "report.txt", "report.html"} {
 			if _, err := os.Stat(filepath.Join(out, name, f)); err != nil {
@@ -148,7 +151,7 @@ func readGradebook(t *testing.T, file string) map[string][]string {
 	if err != nil || len(rows) == 0 {
 		t.Fatalf("%s: %v", file, err)
 	}
-	if strings.Join(rows[0], ",") != "submission,status,total,bonus,A5.1,A5.2,A5.3,A5.4,A5.5,A5.6,A5.7,sha256,seconds,note" {
+	if strings.Join(rows[0], ",") != "submission,status,total,possible,bonus,A5.1,A5.2,A5.3,A5.4,A5.5,A5.6,A5.7,sha256,seconds,note" {
 		t.Fatalf("header %q", rows[0])
 	}
 	out := map[string][]string{}

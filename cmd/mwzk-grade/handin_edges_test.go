@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -189,5 +192,49 @@ func TestSingleRefusalShowsControlCharactersAsEscapes(t *testing.T) {
 	}
 	if i := strings.IndexFunc(err.Error(), unsafeRune); i >= 0 {
 		t.Errorf("main prints a control character %U to the terminal: %q", []rune(err.Error()[i:])[0], err.Error())
+	}
+}
+
+// TestNamedPipeNamedLikeAnArchiveIsRefused: a FIFO called "anna.zip" in
+// the class folder was opened as a zip archive, and the open blocked the
+// whole batch for good; it is now a refused row like any other non-file.
+func TestNamedPipeNamedLikeAnArchiveIsRefused(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "anna.zip")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := loadSubmission(p, ""); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "is a named pipe (FIFO)") || !strings.Contains(err.Error(), p) {
+			t.Errorf("loading a named pipe called anna.zip: %v; want a refusal naming it and saying it is a named pipe", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("loading a named pipe called anna.zip did not end within 30 s")
+	}
+}
+
+// TestInterruptAfterTheGradeKeepsIt: an interrupt that lands after a
+// hand-in's grading ended (here: before the grade is looked at) threw the
+// finished grade away as if the run had been cut short; a grade that did
+// not depend on the interrupt is now kept and recorded.
+func TestInterruptAfterTheGradeKeepsIt(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(root))
+	writeTree(t, root, map[string]string{
+		"go.mod": "module zablab\n\ngo 1.22\n",
+		"hand-ins/bob/assignments/aufgabe5/service.go": "package aufgabe5\n\nimport \"os\"\n\nvar _ = os.Args\n",
+	})
+	o := withDefaults(options{submissions: filepath.Join(root, "hand-ins"), out: filepath.Join(root, "out")})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	it := &batchItem{name: "bob", path: filepath.Join(root, "hand-ins", "bob")}
+	rep, _ := gradeItem(ctx, root, o, it)
+	if rep == nil || rep.Status != "refused" {
+		t.Fatalf("a refusal finished before the interrupt: report %+v; want it kept (refused)", rep)
+	}
+	if r, err := readJSON(filepath.Join(o.out, "bob", "grade.json")); err != nil || r.Status != "refused" {
+		t.Errorf("bob's grade.json: %+v, %v; want the refusal recorded", r, err)
 	}
 }

@@ -58,7 +58,7 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == limitArg {
 		os.Exit(limitMain(os.Args[2:]))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	err := mainErr(ctx, os.Args[1:], os.Stdout)
 	stop()
 	if err != nil {
@@ -68,6 +68,15 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// interruptContext is done on Ctrl-C or SIGTERM, and when the `go run`
+// that started the grader dies (stopWithGoRun); a batch then ends as
+// interrupted, its gradebook written.
+func interruptContext() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	stopWithGoRun() // after the handler: a SIGTERM it sends at once is caught
+	return ctx, stop
 }
 
 func newFlags(o *options) *pflag.FlagSet {

@@ -114,6 +114,11 @@ func loadSubmission(p, ref string) (*submission, error) {
 		if err == nil {
 			ents, err = dirEntries(p)
 		}
+	case !fi.Mode().IsRegular():
+		// A named pipe called "anna.zip" would block the open, and the
+		// whole batch with it; a device is no upload either.
+		return nil, fmt.Errorf("%w: submission %s is %s, not a %s archive, a folder or a git repository",
+			errRefused, p, fileKind(fi.Mode()), archiveKinds)
 	case hasSuffixFold(p, ".tar.gz") || hasSuffixFold(p, ".tgz"):
 		ents, err = tarGzEntries(p)
 	case hasSuffixFold(p, ".tar"):
@@ -130,6 +135,20 @@ func loadSubmission(p, ref string) (*submission, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// fileKind names what a file that is neither a regular file nor a
+// folder is, for a refusal.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return fmt.Sprintf("not a regular file (%v)", m.Type())
 }
 
 // archiveKinds names the archives a submission may be.
