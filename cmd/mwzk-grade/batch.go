@@ -304,16 +304,18 @@ func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Rep
 	return rep, false
 }
 
-// cutShort says whether the batch's interrupt stopped this grading. A
-// grading that had ended before it (graded, refused, or a compile error,
-// which the interrupt would have turned into a timeout) keeps its grade:
-// an interrupt landing just after a hand-in finished does not throw its
-// minutes of work away.
+// cutShort says whether the batch's interrupt may have changed this
+// grading. A grading that had ended before it keeps its grade, so that an
+// interrupt landing just after a hand-in finished does not throw its
+// minutes of work away: graded (the grader's checks of the context make a
+// run the interrupt cut a timeout) or a compile error (likewise). Not a
+// refusal: git, which some checks ask, can die of the same Ctrl-C, and a
+// refusal costs no time to make again.
 func cutShort(ctx context.Context, rep *Report) bool {
 	if ctx.Err() == nil {
 		return false
 	}
-	return rep == nil || !slices.Contains([]string{"graded", "refused", "compile-error"}, rep.Status)
+	return rep == nil || rep.Status != "graded" && rep.Status != "compile-error"
 }
 
 // setAside moves the folder dir (the last grade's pictures, which grading
@@ -471,6 +473,7 @@ func writeGradebook(file string, items []batchItem) error {
 	}
 	w := csv.NewWriter(f)
 	w.Write(gradebookHeader)
+	possible := possibleByPart(items)
 	for _, it := range items {
 		switch {
 		case it.rep == nil: // an interrupted batch's, never graded: still a row
@@ -479,25 +482,40 @@ func writeGradebook(file string, items []batchItem) error {
 			row[len(row)-1] = "the batch was interrupted before this hand-in was graded: run it again"
 			w.Write(row)
 		case it.earlier:
-			row := gradebookRow(it.name, it.rep)
+			row := gradebookRow(it.name, it.rep, possible[it.rep.Part])
 			row[len(row)-1] = strings.TrimSuffix("from an earlier batch (this one was interrupted before it); "+row[len(row)-1], "; ")
 			w.Write(row)
 		default:
-			w.Write(gradebookRow(it.name, it.rep))
+			w.Write(gradebookRow(it.name, it.rep, possible[it.rep.Part]))
 		}
 	}
 	w.Flush()
 	return errors.Join(w.Error(), f.Close())
 }
 
-func gradebookRow(name string, r *Report) []string {
+// possibleByPart is what a gradebook's total is out of, per graded part
+// ("" for all): the most any of its reports offers. A run's manifest
+// counts hidden tests (EXTRA); a hand-in refused or not compiled never ran
+// and knows only the suite's own tests, and its row must not say 30 where
+// its classmates' say 33.
+func possibleByPart(items []batchItem) map[string]int {
+	m := map[string]int{}
+	for _, it := range items {
+		if it.rep != nil {
+			m[it.rep.Part] = max(m[it.rep.Part], it.rep.Required.Possible)
+		}
+	}
+	return m
+}
+
+func gradebookRow(name string, r *Report, possible int) []string {
 	bonus := "" // a batch of one required part graded no bonus part
 	if r.Bonus.Possible > 0 {
 		bonus = strconv.Itoa(r.Bonus.Earned)
 	}
 	// possible: what total is out of, 100, or a part's alone (PART=A5.1:
 	// 30), so that a part-only gradebook does not pass for a whole one.
-	row := []string{csvText(name), csvText(r.Status), strconv.Itoa(r.Required.Earned), strconv.Itoa(r.Required.Possible), bonus}
+	row := []string{csvText(name), csvText(r.Status), strconv.Itoa(r.Required.Earned), strconv.Itoa(possible), bonus}
 	for _, id := range gradebookHeader[5:12] {
 		i := slices.IndexFunc(r.Parts, func(p PartGrade) bool { return p.ID == id })
 		if i < 0 {

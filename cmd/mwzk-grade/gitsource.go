@@ -107,7 +107,9 @@ func newCleanRepo(dir, gd string) (*cleanRepo, error) {
 		r.remove()
 		return nil, err
 	}
-	if out, err := exec.Command("git", "init", "--quiet", "--bare", "--object-format="+format, tmp).CombinedOutput(); err != nil {
+	initCmd := exec.Command("git", "init", "--quiet", "--bare", "--object-format="+format, tmp)
+	inGroup(initCmd)
+	if out, err := initCmd.CombinedOutput(); err != nil {
 		r.remove()
 		return nil, fmt.Errorf("submission %s: git init: %v: %s", dir, err, out)
 	}
@@ -145,7 +147,9 @@ func newCleanRepo(dir, gd string) (*cleanRepo, error) {
 // refs are copied as files.
 func repoFormat(dir, gd string) (string, error) {
 	get := func(key string) string {
-		out, _ := exec.Command("git", "config", "--file", filepath.Join(gd, "config"), "--get", key).Output()
+		cmd := exec.Command("git", "config", "--file", filepath.Join(gd, "config"), "--get", key)
+		inGroup(cmd)
+		out, _ := cmd.Output()
 		return strings.TrimSpace(string(out))
 	}
 	if rs := get("extensions.refStorage"); rs != "" && rs != "files" {
@@ -168,6 +172,7 @@ func (r *cleanRepo) remove() {
 func (r *cleanRepo) git(args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(r.ctx, "git", append([]string{"--git-dir=" + r.dir}, args...)...)
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_OBJECT_DIRECTORY="+r.objects)
+	inGroup(cmd)
 	return cmd
 }
 
@@ -239,6 +244,7 @@ func gitEntries(dir string, r *cleanRepo, commit string) ([]entry, error) {
 // gitOut runs git in dir and returns its standard output.
 func gitOut(dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", append([]string{"-c", "safe.directory=*", "-C", dir}, args...)...)
+	inGroup(cmd) // a Ctrl-C in the terminal is the grader's to act on, not git's
 	out, err := cmd.Output()
 	return string(out), err
 }

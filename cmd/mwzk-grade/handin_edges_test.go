@@ -214,27 +214,3 @@ func TestNamedPipeNamedLikeAnArchiveIsRefused(t *testing.T) {
 		t.Fatalf("loading a named pipe called anna.zip did not end within 30 s")
 	}
 }
-
-// TestInterruptAfterTheGradeKeepsIt: an interrupt that lands after a
-// hand-in's grading ended (here: before the grade is looked at) threw the
-// finished grade away as if the run had been cut short; a grade that did
-// not depend on the interrupt is now kept and recorded.
-func TestInterruptAfterTheGradeKeepsIt(t *testing.T) {
-	root := t.TempDir()
-	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(root))
-	writeTree(t, root, map[string]string{
-		"go.mod": "module zablab\n\ngo 1.22\n",
-		"hand-ins/bob/assignments/aufgabe5/service.go": "package aufgabe5\n\nimport \"os\"\n\nvar _ = os.Args\n",
-	})
-	o := withDefaults(options{submissions: filepath.Join(root, "hand-ins"), out: filepath.Join(root, "out")})
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	it := &batchItem{name: "bob", path: filepath.Join(root, "hand-ins", "bob")}
-	rep, _ := gradeItem(ctx, root, o, it)
-	if rep == nil || rep.Status != "refused" {
-		t.Fatalf("a refusal finished before the interrupt: report %+v; want it kept (refused)", rep)
-	}
-	if r, err := readJSON(filepath.Join(o.out, "bob", "grade.json")); err != nil || r.Status != "refused" {
-		t.Errorf("bob's grade.json: %+v, %v; want the refusal recorded", r, err)
-	}
-}

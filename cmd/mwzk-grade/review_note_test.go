@@ -21,7 +21,7 @@ func TestReviewNoteKeepsUTF8(t *testing.T) {
 		if !utf8.ValidString(n) {
 			t.Errorf("%s: note %q is not valid UTF-8 (cut inside a character)", r.Status, n[180:])
 		}
-		if row := gradebookRow("s", r); !utf8.ValidString(row[len(row)-1]) {
+		if row := gradebookRow("s", r, 100); !utf8.ValidString(row[len(row)-1]) {
 			t.Errorf("%s: gradebook note column is not valid UTF-8", r.Status)
 		}
 	}

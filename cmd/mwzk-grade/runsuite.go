@@ -149,6 +149,7 @@ func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) (cmd *
 func startAndCollect(cmd *exec.Cmd, t *tree, key []byte, resR *os.File) (*run, error) {
 	conv := exec.Command("go", "tool", "test2json", "-t", "-p", "zablab/"+strings.TrimSuffix(gradedDir, "/"))
 	conv.Dir = t.dir
+	inGroup(conv) // a Ctrl-C in the terminal is the grader's to act on, not test2json's
 	binOut, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

@@ -350,6 +350,7 @@ func (s *submission) checkForeign(root string) error {
 func earlierVersion(root, path string, data []byte) bool {
 	cmd := exec.Command("git", "-c", "safe.directory=*", "-C", root, "hash-object", "-t", "blob", "--stdin")
 	cmd.Stdin = bytes.NewReader(data)
+	inGroup(cmd) // a Ctrl-C killing it would make a refusal of an older handout
 	id, err := cmd.Output()
 	if err != nil {
 		return false
