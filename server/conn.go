@@ -134,6 +134,8 @@ func (c *conn) handshake(readOnly bool) bool {
 	if creq.SessionID != 0 {
 		req.Op, req.Session = mwzookeeper.OpReconnect, creq.SessionID
 		req.Password = append([]byte(nil), creq.Password...)
+	} else if !c.seenHere(creq.LastZxidSeen) {
+		return false
 	}
 	// ConnectionLoss is a leader change that ate the answer, or a replica
 	// behind the zxid the client has seen (it catches up in milliseconds
@@ -166,6 +168,24 @@ func (c *conn) handshake(readOnly bool) bool {
 		}
 		c.log.WithError(resp.Err).Debug("handshake: connecting again")
 	}
+}
+
+// seenHere refuses a new session to a client that has seen a zxid this
+// replica has not applied, as ZooKeeper does (it closes the connection,
+// and the client tries another server): its reads here could show older
+// state than it read before (kazoo keeps its last zxid across an expired
+// session). A reconnect is checked by the Service; a Service that does
+// not report its zxid (no Reporter) is not asked.
+func (c *conn) seenHere(zxid int64) bool {
+	rep, ok := c.srv.svc.(mwzookeeper.Reporter)
+	if zxid <= 0 || !ok {
+		return true
+	}
+	if applied := rep.Stats().Zxid; zxid > applied {
+		c.closeQuiet(fmt.Sprintf("refused: a new session for a client that has seen zxid %#x, and this replica applied only up to %#x", zxid, applied))
+		return false
+	}
+	return true
 }
 
 // clientLeft says whether the client closed its side while the handshake
@@ -274,11 +294,11 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 		c.enqueue(s)
 		if err := c.auth(body); err != nil {
 			// ZooKeeper answers AuthFailed, then closes the connection.
-			s.completeErr(err)
+			s.completeAuth(err)
 			c.drain()
 			return false
 		}
-		s.completeErr(nil)
+		s.completeAuth(nil)
 	case h.Op == mwzookeeper.OpSASL && err == nil:
 		return c.sasl(s)
 	case errors.As(err, &emptyACL):

@@ -148,8 +148,16 @@ func (s *slot) complete(resp *mwzookeeper.Response) {
 	c.finishLocked(s)
 }
 
-// completeErr answers s with a header only (pings, auth, unknown ops).
-func (s *slot) completeErr(err error) {
+// completeErr answers s with a header only (pings, unknown ops), with the
+// connection's last zxid.
+func (s *slot) completeErr(err error) { s.headerOnly(err, false) }
+
+// completeAuth answers an auth packet: ZooKeeper's reply header carries
+// zxid 0 there, and a client takes any zxid above 0 for the newest it has
+// seen (go-zookeeper does, for an auth sent with a plain xid).
+func (s *slot) completeAuth(err error) { s.headerOnly(err, true) }
+
+func (s *slot) headerOnly(err error, zeroZxid bool) {
 	c := s.c
 	c.mu.Lock()
 	if s.done || c.closed {
@@ -159,7 +167,11 @@ func (s *slot) completeErr(err error) {
 	s.done = true
 	dst := c.target(s)
 	n := len(*dst)
-	*dst = wire.AppendError(*dst, s.hdr.Xid, c.zxid, err)
+	zxid := c.zxid
+	if zeroZxid {
+		zxid = 0
+	}
+	*dst = wire.AppendError(*dst, s.hdr.Xid, zxid, err)
 	c.queued += len(*dst) - n
 	c.finishLocked(s)
 }

@@ -35,6 +35,7 @@ type options struct {
 	extra       string
 	replay      string
 	timeout     time.Duration // per run: a submission gets total()
+	timeoutSet  bool          // --timeout given: a replay keeps it, else takes the recorded one
 	list        bool
 	checkCode   bool
 	run         string
@@ -47,6 +48,9 @@ type options struct {
 	pictures     string // the folder for failing tests' pages (pictures.go); "" for none
 	picturesBase string // the folder the report's picture paths are relative to
 }
+
+// defaultTimeout is a run's time unless --timeout (TIMEOUT) says otherwise.
+const defaultTimeout = 15 * time.Minute
 
 // errUsage is a bad command line.
 var errUsage = errors.New("usage")
@@ -93,7 +97,7 @@ func newFlags(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.variant, "variant", "", "grade a known-bad variant of the reference: a diff under solutions/variants/")
 	fs.StringVar(&o.extra, "extra", "", "a folder of hidden tests (package conformance, build tag mwzk_extra) graded with the suite")
 	fs.StringVar(&o.replay, "replay", "", "grade again exactly as this grade.json says and tell whether the result matches")
-	fs.DurationVar(&o.timeout, "timeout", 15*time.Minute, "time for one run of a submission; with --repeat n a submission gets n times this")
+	fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "time for one run of a submission; with --repeat n a submission gets n times this")
 	fs.BoolVar(&o.list, "list", false, "list the parts and tests with their points, and run nothing")
 	fs.BoolVar(&o.checkCode, "check-code", false, "only check the checkout's graded code as grading does (imports, directives), and run nothing")
 	fs.StringVar(&o.run, "run", "", "with --check-code and --part: check that the part has a test of this name (make grade-a5.N RUN=...)")
@@ -130,6 +134,7 @@ func mainErr(ctx context.Context, args []string, stdout io.Writer) (err error) {
 		printTests(stdout)
 		return nil
 	}
+	o.timeoutSet = fs.Changed("timeout")
 	if o.variant != "" && !fs.Changed("impl") {
 		o.impl = "solution"
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"zablab/mwzookeeper/conformance"
@@ -129,7 +130,7 @@ func printFailures(w io.Writer, rep *Report) {
 	}
 	fmt.Fprintf(w, "\nOne part's tests with their whole output: make grade-a5.1 ... make grade-a5.7%s\n", where)
 	if rep.Origin != "" && rep.Variant == "" {
-		fmt.Fprintf(w, "This hand-in again, here: make grade SUBMISSION=%s%s\n", makeWord(rep.Origin), partWord(rep.Part))
+		fmt.Fprintf(w, "This hand-in again, here: %s\n", againCommand(rep))
 	}
 }
 
@@ -140,6 +141,28 @@ func replayWhere(rep *Report) string {
 		return " (in the hand-in's own checkout)"
 	}
 	return ""
+}
+
+// againCommand is the make command that grades rep's hand-in here as it
+// was graded: the same commit of a repository (REF, a deadline's tag may
+// have moved since, and HEAD is other code), part, runs, hidden tests and
+// time per run.
+func againCommand(rep *Report) string {
+	cmd := "make grade SUBMISSION=" + makeWord(rep.Origin)
+	if rep.Ref != "" {
+		cmd += " REF=" + makeWord(rep.Ref)
+	}
+	cmd += partWord(rep.Part)
+	if rep.Repeat > 1 {
+		cmd += fmt.Sprintf(" REPEAT=%d", rep.Repeat)
+	}
+	if rep.Extra != "" {
+		cmd += " EXTRA=" + makeWord(rep.Extra)
+	}
+	if d, err := time.ParseDuration(rep.Timeout); err == nil && d != defaultTimeout {
+		cmd += " TIMEOUT=" + d.String()
+	}
+	return cmd
 }
 
 // partWord is " PART=A5.2" for a grade of one part, "" for all.

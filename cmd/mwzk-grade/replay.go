@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // errMismatch says a replayed grading came out differently.
@@ -20,6 +21,11 @@ func replay(ctx context.Context, root string, o options, log io.Writer) error {
 		return err
 	}
 	o.part, o.repeat, o.extra, o.seeds, o.variant = old.Part, max(old.Repeat, 1), old.Extra, old.Seeds, old.Variant
+	if d, err := time.ParseDuration(old.Timeout); err == nil && d > 0 && !o.timeoutSet {
+		// A hand-in that timed out at TIMEOUT=2m must not get 15 minutes
+		// (and come out differently) in its replay.
+		o.timeout = d
+	}
 	var sub *submission
 	if old.Origin != "" {
 		o = o.forHandIn(old.Origin, old.Ref)

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAgainLineGradesTheSameWay (an instructor's trial): a report's
+// "This hand-in again, here" command named the hand-in and part only. For
+// a class graded at REF=abgabe it graded the repository's HEAD (other
+// code: 30/30 for a hand-in graded 0/30), and it dropped REPEAT, EXTRA
+// and TIMEOUT. It now names each that was given, and the commit graded.
+func TestAgainLineGradesTheSameWay(t *testing.T) {
+	const commit = "bd9c0dd4dc2caa896f26e00801c1380299e71670"
+	for _, c := range []struct {
+		rep  Report
+		want string
+	}{
+		{Report{Origin: "/tmp/class/fred", Ref: commit, Part: "A5.1", Repeat: 5, Extra: "grading/extra-example", Timeout: "2m0s"},
+			"This hand-in again, here: make grade SUBMISSION=/tmp/class/fred REF=" + commit + " PART=A5.1 REPEAT=5 EXTRA=grading/extra-example TIMEOUT=2m0s\n"},
+		{Report{Origin: "/tmp/class/bob", Repeat: 1, Timeout: "15m0s"},
+			"This hand-in again, here: make grade SUBMISSION=/tmp/class/bob\n"},
+	} {
+		rep := c.rep
+		rep.Submission, rep.Status = "x", "graded"
+		rep.Parts = []PartGrade{{ID: "A5.1", Tests: []TestGrade{{Name: "Session", Points: 2, Runs: 1, Status: "fail"}}}}
+		var b strings.Builder
+		printReport(&b, &rep)
+		if !strings.Contains(b.String(), c.want) {
+			t.Errorf("report lacks %q:\n%s", c.want, b.String())
+		}
+	}
+}
+
+// TestReplayTakesTheRecordedTimeout (an instructor's trial): --replay
+// took the recorded part, runs and seeds but not the time per run, so a
+// hand-in that timed out at TIMEOUT=2m got 15 minutes in its replay (and
+// one that finishes within them came out differently). A --timeout given
+// still wins.
+func TestReplayTakesTheRecordedTimeout(t *testing.T) {
+	testRoot(t, false)
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{gradedDir + "service.go": "package aufgabe5\n"})
+	sub, err := loadSubmission(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := filepath.Join(t.TempDir(), "grade.json")
+	rec := &Report{Submission: "x", Origin: dir, Status: "timeout", Repeat: 3, Timeout: "1ms", SHA256: sub.sha256()}
+	if err := writeJSON(rec, g); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "grading did not finish within 3ms"},
+		{[]string{"--timeout", "2ms"}, "grading did not finish within 6ms"},
+	} {
+		var log strings.Builder
+		mainErr(context.Background(), append([]string{"--replay", g}, c.args...), &log)
+		if !strings.Contains(log.String(), c.want) {
+			t.Errorf("replay of a grade recorded with 3 runs of 1ms, flags %q: output lacks %q:\n%s", c.args, c.want, log.String())
+		}
+	}
+}
