@@ -122,7 +122,8 @@ func (c *conn) handshake(readOnly bool) bool {
 		return false
 	}
 	if readOnly && creq.ReadOnly {
-		return c.connectReadOnly(creq)
+		// No quorum to catch up from: a client ahead is refused at once.
+		return c.seenHere(creq.LastZxidSeen, false) && c.connectReadOnly(creq)
 	}
 	if readOnly && !c.srv.awaitServing(c.done) {
 		// ZooKeeper's read-only server drops it at once; waiting as for a leader costs no more.
@@ -134,7 +135,7 @@ func (c *conn) handshake(readOnly bool) bool {
 	if creq.SessionID != 0 {
 		req.Op, req.Session = mwzookeeper.OpReconnect, creq.SessionID
 		req.Password = append([]byte(nil), creq.Password...)
-	} else if !c.seenHere(creq.LastZxidSeen) {
+	} else if !c.seenHere(creq.LastZxidSeen, true) {
 		return false
 	}
 	// ConnectionLoss is a leader change that ate the answer, or a replica
@@ -170,22 +171,40 @@ func (c *conn) handshake(readOnly bool) bool {
 	}
 }
 
-// seenHere refuses a new session to a client that has seen a zxid this
+// seenHere refuses a session to a client that has seen a zxid this
 // replica has not applied, as ZooKeeper does (it closes the connection,
 // and the client tries another server): its reads here could show older
 // state than it read before (kazoo keeps its last zxid across an expired
-// session). A reconnect is checked by the Service; a Service that does
-// not report its zxid (no Reporter) is not asked.
-func (c *conn) seenHere(zxid int64) bool {
+// session). With wait, a replica behind (a follower catching up after an
+// election) is asked again for up to leaderWait while the client stays,
+// as a reconnect is: a closed handshake costs the client its back-off. A
+// read-write reconnect is checked by the Service; a Service that does not
+// report its zxid (no Reporter) is not asked.
+func (c *conn) seenHere(zxid int64, wait bool) bool {
 	rep, ok := c.srv.svc.(mwzookeeper.Reporter)
 	if zxid <= 0 || !ok {
 		return true
 	}
-	if applied := rep.Stats().Zxid; zxid > applied {
-		c.closeQuiet(fmt.Sprintf("refused: a new session for a client that has seen zxid %#x, and this replica applied only up to %#x", zxid, applied))
-		return false
+	since := time.Now()
+	for {
+		lost := c.srv.lost.Load()
+		applied := rep.Stats().Zxid
+		if zxid <= applied {
+			return true
+		}
+		if !wait || time.Since(since) >= leaderWait {
+			c.closeQuiet(fmt.Sprintf("refused: the client has seen zxid %#x, and this replica applied only up to %#x", zxid, applied))
+			return false
+		}
+		if _, ok := c.srv.pauseBeforeRetry(lost, c.done); !ok {
+			c.closeQuiet("refused: the replica stopped serving during the handshake")
+			return false
+		}
+		if c.clientLeft() {
+			c.closeQuiet("the client left during the handshake")
+			return false
+		}
 	}
-	return true
 }
 
 // clientLeft says whether the client closed its side while the handshake
