@@ -40,18 +40,7 @@ func TestAgainLineGradesTheSameWay(t *testing.T) {
 // one that finishes within them came out differently). A --timeout given
 // still wins.
 func TestReplayTakesTheRecordedTimeout(t *testing.T) {
-	testRoot(t, false)
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{gradedDir + "service.go": "package aufgabe5\n"})
-	sub, err := loadSubmission(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := filepath.Join(t.TempDir(), "grade.json")
-	rec := &Report{Submission: "x", Origin: dir, Status: "timeout", Repeat: 3, Timeout: "1ms", SHA256: sub.sha256()}
-	if err := writeJSON(rec, g); err != nil {
-		t.Fatal(err)
-	}
+	g := recordedGrade(t, Report{Status: "timeout", Repeat: 3, Timeout: "1ms"})
 	for _, c := range []struct {
 		args []string
 		want string
@@ -65,4 +54,23 @@ func TestReplayTakesTheRecordedTimeout(t *testing.T) {
 			t.Errorf("replay of a grade recorded with 3 runs of 1ms, flags %q: output lacks %q:\n%s", c.args, c.want, log.String())
 		}
 	}
+}
+
+// recordedGrade writes a hand-in of the stubs' service.go alone and a
+// grade.json of it as rec says, for a replay; it returns the grade.json.
+func recordedGrade(t *testing.T, rec Report) string {
+	t.Helper()
+	testRoot(t, false)
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{gradedDir + "service.go": "package aufgabe5\n"})
+	sub, err := loadSubmission(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Submission, rec.Origin, rec.SHA256 = "x", dir, sub.sha256()
+	g := filepath.Join(t.TempDir(), "grade.json")
+	if err := writeJSON(&rec, g); err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

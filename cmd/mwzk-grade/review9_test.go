@@ -14,17 +14,7 @@ import (
 // replay takes the recorded repeat: a grading of REPEAT=8 is replayed with
 // one run's time for all eight, and times out where the original did not.
 func TestReplayTimeoutIsPerRecordedRun(t *testing.T) {
-	testRoot(t, false)
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{gradedDir + "service.go": "package aufgabe5\n"})
-	sub, err := loadSubmission(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := filepath.Join(t.TempDir(), "grade.json")
-	if err := writeJSON(&Report{Submission: "x", Origin: dir, Status: "graded", Repeat: 8, SHA256: sub.sha256()}, g); err != nil {
-		t.Fatal(err)
-	}
+	g := recordedGrade(t, Report{Status: "graded", Repeat: 8})
 	var log strings.Builder
 	mainErr(context.Background(), []string{"--replay", g, "--timeout", "1ms"}, &log)
 	if !strings.Contains(log.String(), "grading did not finish within 8ms") {
