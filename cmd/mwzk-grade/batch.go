@@ -255,6 +255,7 @@ func platformPrefix(name string) (string, bool) {
 // writes its reports.
 func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Report, bool) {
 	dir := filepath.Join(o.out, it.name)
+	recoverPictures(filepath.Join(dir, "pictures"))
 	ref := "" // REF (a deadline's tag) is for the class's git repositories
 	if fi, err := os.Stat(it.path); err == nil && fi.IsDir() && gitDir(it.path) != "" {
 		ref = o.ref
@@ -316,6 +317,19 @@ func cutShort(ctx context.Context, rep *Report) bool {
 		return false
 	}
 	return rep == nil || rep.Status != "graded" && rep.Status != "compile-error"
+}
+
+// recoverPictures puts back the last grade's pictures that setAside moved
+// to dir.last, where a grader killed while it graded (SIGKILL, a power
+// cut) left them: that grading recorded nothing, so the grade on record is
+// the last one, and its report links into dir.
+func recoverPictures(dir string) {
+	kept := dir + ".last"
+	if _, err := os.Lstat(kept); err != nil {
+		return
+	}
+	os.RemoveAll(dir) // the killed run's, partial
+	os.Rename(kept, dir)
 }
 
 // setAside moves the folder dir (the last grade's pictures, which grading

@@ -96,3 +96,39 @@ func TestCtrlCKillingGitRecordsNoRefusal(t *testing.T) {
 		t.Errorf("the rerun keeps the interrupt's refusal: skipped %v, status %q", skipped, again.Status)
 	}
 }
+
+// TestKilledGraderLeavesThePicturesOfTheLastGrade: grading a hand-in
+// moves its last grade's pictures to pictures.last and starts a new
+// pictures folder; a grader killed then (SIGKILL) recorded nothing, so the
+// last grade stayed, but its pictures sat in pictures.last for good (the
+// next run found the hand-in unchanged and skipped it), and its report's
+// links were dead. The next run now puts them back.
+func TestKilledGraderLeavesThePicturesOfTheLastGrade(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(root))
+	writeTree(t, root, map[string]string{
+		"go.mod": "module zablab\n\ngo 1.22\n",
+		"hand-ins/bob/assignments/aufgabe5/service.go": "package aufgabe5\n\nvar x int = \"broken\"\n",
+	})
+	o := withDefaults(options{submissions: filepath.Join(root, "hand-ins"), out: filepath.Join(root, "out")})
+	it := &batchItem{name: "bob", path: filepath.Join(root, "hand-ins", "bob")}
+	if rep, _ := gradeItem(context.Background(), root, o, it); rep == nil || rep.Status != "compile-error" {
+		t.Fatalf("first grade: %+v, want a compile error", rep)
+	}
+	// What a grader killed in the middle of the next grading leaves.
+	pics := filepath.Join(o.out, "bob", "pictures")
+	writeTree(t, pics+".last", map[string]string{"A5.1_TestX/failure.html": "the last grade's"})
+	writeTree(t, pics, map[string]string{"A5.1_TestY/failure.html": "the killed run's, partial"})
+	if _, skipped := gradeItem(context.Background(), root, o, it); !skipped {
+		t.Fatalf("the unchanged hand-in was graded again")
+	}
+	if _, err := os.Stat(filepath.Join(pics, "A5.1_TestX", "failure.html")); err != nil {
+		t.Errorf("the last grade's picture is not back in pictures/: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(pics, "A5.1_TestY")); err == nil {
+		t.Errorf("the killed run's partial picture is still there")
+	}
+	if _, err := os.Stat(pics + ".last"); err == nil {
+		t.Errorf("pictures.last is still there")
+	}
+}
