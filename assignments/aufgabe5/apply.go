@@ -60,13 +60,14 @@ func (c *applyCtx) event(typ mwzookeeper.EventType, path string, acl []mwzookeep
 func (s *Service) applyRequest(t *txn, cookie zab.TxnCookie) mwzookeeper.Response {
 	// TODO(A5.1): apply one delivered write request, on every replica, and
 	// return its outcome (only the proposing replica sends it). Start the
-	// context (s.ctx.reset), refuse a request of a session that does not
-	// exist (ErrSessionExpired), then by t.op: a tree operation with
-	// applyOp(t.rec), a session with applyCreateSession or
-	// applyCloseSession. The Response carries the zxid. Decide from the
-	// request, the tree and the cookie only. Set c.auth = t.auth and
-	// c.format = t.version after the reset: nodeACL, permitted and the
-	// path checks of paths.go judge by them.
+	// context (s.ctx.reset), refuse a request of a session (not 0) that
+	// does not exist (ErrSessionExpired); a request without a session (0)
+	// goes on, and create answers its ephemeral ErrBadArguments. Then by
+	// t.op: a tree operation with applyOp(t.rec), a session with
+	// applyCreateSession or applyCloseSession. The Response carries the
+	// zxid. Decide from the request, the tree and the cookie only. Set
+	// c.auth = t.auth and c.format = t.version after the reset: nodeACL,
+	// permitted and the path checks of paths.go judge by them.
 	// TODO(A5.2): a session moved to another replica by a reconnect
 	// (sess.owner, set and not t.proposer) fails the writes still sent
 	// through its old replica with ErrSessionMoved; the leader's expiry
