@@ -23,15 +23,7 @@ import (
 // upToDate (which leaves the whole folder) never matches: every re-run
 // regrades the class.
 func TestBatchItemHashLeavesTheWholeHandInsFolder(t *testing.T) {
-	root := t.TempDir()
-	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(root))
-	writeTree(t, root, map[string]string{
-		"go.mod": "module zablab\n\ngo 1.22\n",
-		"hand-ins/bob/assignments/aufgabe5/service.go":   "package aufgabe5\n\nvar x int = \"broken\"\n",
-		"hand-ins/carol/assignments/aufgabe5/service.go": "package aufgabe5\n",
-	})
-	o := withDefaults(options{submissions: filepath.Join(root, "hand-ins"), out: filepath.Join(root, "out")})
-	it := &batchItem{name: "bob", path: filepath.Join(root, "hand-ins", "bob")}
+	root, o, it := brokenHandIn(t, map[string]string{"hand-ins/carol/assignments/aufgabe5/service.go": "package aufgabe5\n"})
 	rep, skipped := gradeItem(context.Background(), root, o, it)
 	if skipped || rep.Status != "compile-error" {
 		t.Fatalf("first grade: status %q skipped %v (%v), want compile-error", rep.Status, skipped, rep.Problems)
@@ -213,4 +205,23 @@ func TestNamedPipeNamedLikeAnArchiveIsRefused(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatalf("loading a named pipe called anna.zip did not end within 30 s")
 	}
+}
+
+// brokenHandIn is a grader's tree of go.mod alone (compiling fails
+// fast) with the hand-in bob, which does not compile, and the other files
+// given; the options and batch item to grade bob in it.
+func brokenHandIn(t *testing.T, more map[string]string) (string, options, *batchItem) {
+	t.Helper()
+	root := t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(root))
+	files := map[string]string{
+		"go.mod": "module zablab\n\ngo 1.22\n",
+		"hand-ins/bob/assignments/aufgabe5/service.go": "package aufgabe5\n\nvar x int = \"broken\"\n",
+	}
+	for k, v := range more {
+		files[k] = v
+	}
+	writeTree(t, root, files)
+	o := withDefaults(options{submissions: filepath.Join(root, "hand-ins"), out: filepath.Join(root, "out")})
+	return root, o, &batchItem{name: "bob", path: filepath.Join(root, "hand-ins", "bob")}
 }

@@ -104,14 +104,7 @@ func TestCtrlCKillingGitRecordsNoRefusal(t *testing.T) {
 // next run found the hand-in unchanged and skipped it), and its report's
 // links were dead. The next run now puts them back.
 func TestKilledGraderLeavesThePicturesOfTheLastGrade(t *testing.T) {
-	root := t.TempDir()
-	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(root))
-	writeTree(t, root, map[string]string{
-		"go.mod": "module zablab\n\ngo 1.22\n",
-		"hand-ins/bob/assignments/aufgabe5/service.go": "package aufgabe5\n\nvar x int = \"broken\"\n",
-	})
-	o := withDefaults(options{submissions: filepath.Join(root, "hand-ins"), out: filepath.Join(root, "out")})
-	it := &batchItem{name: "bob", path: filepath.Join(root, "hand-ins", "bob")}
+	root, o, it := brokenHandIn(t, nil)
 	if rep, _ := gradeItem(context.Background(), root, o, it); rep == nil || rep.Status != "compile-error" {
 		t.Fatalf("first grade: %+v, want a compile error", rep)
 	}
