@@ -18,18 +18,7 @@ func TestFloodedStderrIsCut(t *testing.T) {
 	root := testRoot(t, false)
 	script := `yes 'spam spam spam' | head -c 67108864 >&2; printf '\npanic: test timed out after 1s\n' >&2`
 	cmd := exec.Command("sh", "-c", script)
-	inGroup(cmd)
-	key := make([]byte, 32)
-	rand.Read(key)
-	resR, resW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.ExtraFiles = []*os.File{resW}
-	r, err := startAndCollect(cmd, &tree{dir: root}, key, resR)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := collectRun(t, root, cmd)
 	kept := 0
 	for _, l := range r.other {
 		kept += len(l) + 1
@@ -117,4 +106,23 @@ func TestOverlongLinesAreDrained(t *testing.T) {
 			t.Errorf("%s: nothing says a line was too long: %q", what, append(r.other, r.problems...))
 		}
 	}
+}
+
+// collectRun runs cmd as the grader runs the suite (its own group, a
+// result pipe nobody signs on) and collects what it printed.
+func collectRun(t *testing.T, root string, cmd *exec.Cmd) *run {
+	t.Helper()
+	inGroup(cmd)
+	key := make([]byte, 32)
+	rand.Read(key)
+	resR, resW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.ExtraFiles = []*os.File{resW}
+	r, err := startAndCollect(cmd, &tree{dir: root}, key, resR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/rand"
-	"os"
 	"os/exec"
 	"testing"
 )
@@ -21,18 +19,7 @@ func TestCrashLineStopsAtTheCrashingGoroutine(t *testing.T) {
 		"\ngoroutine 42 [select]:\n" +
 		gradedPkg + ".(*Service).loop(0xc000120000)\n\t/tmp/x/assignments/aufgabe5/loop.go:9 +0x45\n"
 	cmd := exec.Command("sh", "-c", "printf '%s' \"$1\" >&2; exit 2", "sh", stderr)
-	inGroup(cmd)
-	key := make([]byte, 32)
-	rand.Read(key)
-	resR, resW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.ExtraFiles = []*os.File{resW}
-	r, err := startAndCollect(cmd, &tree{dir: root}, key, resR)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := collectRun(t, root, cmd)
 	got := crashLine(r)
 	if want := "fatal error: concurrent map writes, in (*Service).read (reads.go:51)"; got != want {
 		t.Errorf("crashLine = %q, want %q (loop.go:9 is another goroutine's)", got, want)

@@ -193,7 +193,7 @@ func TestSingleRefusalShowsControlCharactersAsEscapes(t *testing.T) {
 func TestNamedPipeNamedLikeAnArchiveIsRefused(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "anna.zip")
 	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Skipf("no named pipes here: %v", err)
+		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { _, err := loadSubmission(p, ""); done <- err }()
