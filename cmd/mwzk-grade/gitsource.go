@@ -107,9 +107,7 @@ func newCleanRepo(dir, gd string) (*cleanRepo, error) {
 		r.remove()
 		return nil, err
 	}
-	initCmd := exec.Command("git", "init", "--quiet", "--bare", "--object-format="+format, tmp)
-	inGroup(initCmd)
-	if out, err := initCmd.CombinedOutput(); err != nil {
+	if out, err := helperCommand("git", "init", "--quiet", "--bare", "--object-format="+format, tmp).CombinedOutput(); err != nil {
 		r.remove()
 		return nil, fmt.Errorf("submission %s: git init: %v: %s", dir, err, out)
 	}
@@ -147,9 +145,7 @@ func newCleanRepo(dir, gd string) (*cleanRepo, error) {
 // refs are copied as files.
 func repoFormat(dir, gd string) (string, error) {
 	get := func(key string) string {
-		cmd := exec.Command("git", "config", "--file", filepath.Join(gd, "config"), "--get", key)
-		inGroup(cmd)
-		out, _ := cmd.Output()
+		out, _ := helperCommand("git", "config", "--file", filepath.Join(gd, "config"), "--get", key).Output()
 		return strings.TrimSpace(string(out))
 	}
 	if rs := get("extensions.refStorage"); rs != "" && rs != "files" {
@@ -243,9 +239,7 @@ func gitEntries(dir string, r *cleanRepo, commit string) ([]entry, error) {
 
 // gitOut runs git in dir and returns its standard output.
 func gitOut(dir string, args ...string) (string, error) {
-	cmd := exec.Command("git", append([]string{"-c", "safe.directory=*", "-C", dir}, args...)...)
-	inGroup(cmd) // a Ctrl-C in the terminal is the grader's to act on, not git's
-	out, err := cmd.Output()
+	out, err := helperCommand("git", append([]string{"-c", "safe.directory=*", "-C", dir}, args...)...).Output()
 	return string(out), err
 }
 

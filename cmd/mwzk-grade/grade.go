@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -214,9 +213,7 @@ func graderVersion(root string) string {
 
 // goVersion is the go command's version (the one that builds the suite).
 func goVersion() string {
-	cmd := exec.Command("go", "env", "GOVERSION")
-	inGroup(cmd) // a Ctrl-C is the grader's alone: a kept grade names the right Go
-	out, err := cmd.Output()
+	out, err := helperCommand("go", "env", "GOVERSION").Output()
 	if err != nil {
 		return runtime.Version()
 	}

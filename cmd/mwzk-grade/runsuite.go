@@ -147,9 +147,8 @@ func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) (cmd *
 // startAndCollect starts cmd, feeds its output through test2json and reads
 // the signed results until both end.
 func startAndCollect(cmd *exec.Cmd, t *tree, key []byte, resR *os.File) (*run, error) {
-	conv := exec.Command("go", "tool", "test2json", "-t", "-p", "zablab/"+strings.TrimSuffix(gradedDir, "/"))
+	conv := helperCommand("go", "tool", "test2json", "-t", "-p", "zablab/"+strings.TrimSuffix(gradedDir, "/"))
 	conv.Dir = t.dir
-	inGroup(conv) // a Ctrl-C in the terminal is the grader's to act on, not test2json's
 	binOut, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -348,9 +347,8 @@ func (s *submission) checkForeign(root string) error {
 // of the grader's git history; false where root has no history (a
 // handout).
 func earlierVersion(root, path string, data []byte) bool {
-	cmd := exec.Command("git", "-c", "safe.directory=*", "-C", root, "hash-object", "-t", "blob", "--stdin")
+	cmd := helperCommand("git", "-c", "safe.directory=*", "-C", root, "hash-object", "-t", "blob", "--stdin")
 	cmd.Stdin = bytes.NewReader(data)
-	inGroup(cmd) // a Ctrl-C killing it would make a refusal of an older handout
 	id, err := cmd.Output()
 	if err != nil {
 		return false
