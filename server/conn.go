@@ -123,7 +123,11 @@ func (c *conn) handshake(readOnly bool) bool {
 	}
 	if readOnly && creq.ReadOnly {
 		// No quorum to catch up from: a client ahead is refused at once.
-		return c.seenHere(creq.LastZxidSeen, false) && c.connectReadOnly(creq)
+		if err := c.behind(creq.LastZxidSeen); err != nil {
+			c.close("refused: " + err.Error())
+			return false
+		}
+		return c.connectReadOnly(creq)
 	}
 	if readOnly && !c.srv.awaitServing(c.done) {
 		// ZooKeeper's read-only server drops it at once; waiting as for a leader costs no more.
@@ -135,8 +139,6 @@ func (c *conn) handshake(readOnly bool) bool {
 	if creq.SessionID != 0 {
 		req.Op, req.Session = mwzookeeper.OpReconnect, creq.SessionID
 		req.Password = append([]byte(nil), creq.Password...)
-	} else if !c.seenHere(creq.LastZxidSeen, true) {
-		return false
 	}
 	// ConnectionLoss is a leader change that ate the answer, or a replica
 	// behind the zxid the client has seen (it catches up in milliseconds
@@ -147,7 +149,7 @@ func (c *conn) handshake(readOnly bool) bool {
 	since := time.Now()
 	for {
 		lost := c.srv.lost.Load()
-		resp, ok := c.submitConnect(req)
+		resp, ok := c.connectOnce(req)
 		if !ok {
 			return false
 		}
@@ -171,40 +173,35 @@ func (c *conn) handshake(readOnly bool) bool {
 	}
 }
 
-// seenHere refuses a session to a client that has seen a zxid this
-// replica has not applied, as ZooKeeper does (it closes the connection,
-// and the client tries another server): its reads here could show older
-// state than it read before (kazoo keeps its last zxid across an expired
-// session). With wait, a replica behind (a follower catching up after an
-// election) is asked again for up to leaderWait while the client stays,
-// as a reconnect is: a closed handshake costs the client its back-off. A
-// read-write reconnect is checked by the Service; a Service that does not
-// report its zxid (no Reporter) is not asked.
-func (c *conn) seenHere(zxid int64, wait bool) bool {
+// behind refuses a session to a client that has seen a zxid this replica
+// has not applied, as ZooKeeper does (it closes the connection, and the
+// client tries another server): its reads here could show older state
+// than it read before (kazoo keeps its last zxid across an expired
+// session). As ConnectionLoss, the read-write handshake asks again while
+// it waits for a replica behind (a follower catching up after an
+// election). A read-write reconnect is checked by the Service; a Service
+// that does not report its zxid (no Reporter) is not asked.
+func (c *conn) behind(zxid int64) error {
 	rep, ok := c.srv.svc.(mwzookeeper.Reporter)
 	if zxid <= 0 || !ok {
-		return true
+		return nil
 	}
-	since := time.Now()
-	for {
-		lost := c.srv.lost.Load()
-		applied := rep.Stats().Zxid
-		if zxid <= applied {
-			return true
-		}
-		if !wait || time.Since(since) >= leaderWait {
-			c.closeQuiet(fmt.Sprintf("refused: the client has seen zxid %#x, and this replica applied only up to %#x", zxid, applied))
-			return false
-		}
-		if _, ok := c.srv.pauseBeforeRetry(lost, c.done); !ok {
-			c.closeQuiet("refused: the replica stopped serving during the handshake")
-			return false
-		}
-		if c.clientLeft() {
-			c.closeQuiet("the client left during the handshake")
-			return false
+	if applied := rep.Stats().Zxid; zxid > applied {
+		return fmt.Errorf("%w: the client has seen zxid %#x, and this replica applied only up to %#x",
+			mwzookeeper.ErrConnectionLoss, zxid, applied)
+	}
+	return nil
+}
+
+// connectOnce answers a connect request once: a new session of a client
+// ahead of this replica is refused here, anything else is the Service's.
+func (c *conn) connectOnce(req *mwzookeeper.Request) (mwzookeeper.Response, bool) {
+	if req.Op == mwzookeeper.OpCreateSession {
+		if err := c.behind(req.LastZxid); err != nil {
+			return mwzookeeper.Response{Err: err}, true
 		}
 	}
+	return c.submitConnect(req)
 }
 
 // clientLeft says whether the client closed its side while the handshake

@@ -58,7 +58,7 @@ func TestReadOnlyNewSessionAheadIsRefused(t *testing.T) {
 	}
 }
 
-// countingFake counts the calls of Stats, where seenHere reads the zxid.
+// countingFake counts the calls of Stats, where behind reads the zxid.
 type countingFake struct {
 	*fake
 	stats atomic.Int32
