@@ -1,9 +1,13 @@
 package server
 
 import (
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sirupsen/logrus"
+	logtest "github.com/sirupsen/logrus/hooks/test"
 
 	"zablab/internal/wait"
 	mw "zablab/mwzookeeper"
@@ -85,5 +89,39 @@ func TestNewSessionWaitsForTheReplicaToCatchUp(t *testing.T) {
 	f.mu.Unlock()
 	if body := <-got; body == nil {
 		t.Fatalf("a client one write ahead of a replica that caught up during its handshake was refused")
+	}
+}
+
+// TestNewSessionAheadOutlivesALeaderChange (a review's failing test): the
+// check of a client ahead had a retry loop of its own, which did not
+// start its leaderWait over at a leader change as the handshake's does
+// ("the replica may be behind it for a moment again"): a leader change at
+// ~0.4 s, the replica caught up ~0.7 s after it, and the client was
+// refused at 1 s. The check is now a ConnectionLoss in the handshake's
+// one loop.
+func TestNewSessionAheadOutlivesALeaderChange(t *testing.T) {
+	logger, hook := logtest.NewNullLogger()
+	logger.SetLevel(logrus.DebugLevel)
+	f := &countingFake{fake: newFake()}
+	f.zxid = 5
+	s := startServerLogged(t, f, testProps, logger)
+	got := make(chan []byte, 1)
+	var ended atomic.Bool
+	go func() { b := connectAhead(t, s, 9, false); ended.Store(true); got <- b }()
+	// Each poll of Stats is at least retryPause (10 ms) after the last.
+	wait.For(t, "40 polls of the replica's zxid", 10*time.Second, func() bool { return f.stats.Load() >= 40 })
+	s.Host().Serving(false) // a leader change
+	s.Host().Serving(true)
+	wait.For(t, "110 polls (>= 1.09 s) or the answer", 10*time.Second, func() bool { return f.stats.Load() >= 110 || ended.Load() })
+	f.mu.Lock()
+	f.zxid = 9 // caught up with the new leader
+	f.mu.Unlock()
+	if body := <-got; body == nil {
+		for _, e := range hook.AllEntries() {
+			if strings.Contains(e.Message, "refused") {
+				t.Logf("log: %s", e.Message)
+			}
+		}
+		t.Fatalf("a new session ahead was refused after %d polls, <1 s after a leader change (a reconnect gets leaderWait again)", f.stats.Load())
 	}
 }
