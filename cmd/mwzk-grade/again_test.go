@@ -22,10 +22,15 @@ func TestAgainLineGradesTheSameWay(t *testing.T) {
 			"This hand-in again, here: make grade SUBMISSION=/tmp/class/fred REF=" + commit + " PART=A5.1 REPEAT=5 EXTRA=grading/extra-example TIMEOUT=2m0s\n"},
 		{Report{Origin: "/tmp/class/bob", Repeat: 1, Timeout: "15m0s"},
 			"This hand-in again, here: make grade SUBMISSION=/tmp/class/bob\n"},
+		// Full marks (a README trial: the line was missing there).
+		{Report{Origin: "/tmp/class/carl", Repeat: 1, Timeout: "15m0s", Parts: []PartGrade{{ID: "A5.1", Tests: []TestGrade{{Name: "Session", Points: 2, Runs: 1, Passes: 1, Status: "pass"}}}}},
+			"This hand-in again, here: make grade SUBMISSION=/tmp/class/carl\n"},
 	} {
 		rep := c.rep
 		rep.Submission, rep.Status = "x", "graded"
-		rep.Parts = []PartGrade{{ID: "A5.1", Tests: []TestGrade{{Name: "Session", Points: 2, Runs: 1, Status: "fail"}}}}
+		if rep.Parts == nil {
+			rep.Parts = []PartGrade{{ID: "A5.1", Tests: []TestGrade{{Name: "Session", Points: 2, Runs: 1, Status: "fail"}}}}
+		}
 		var b strings.Builder
 		printReport(&b, &rep)
 		if !strings.Contains(b.String(), c.want) {
