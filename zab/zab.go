@@ -16,7 +16,10 @@ type Zxid = core.Zxid
 type Zab interface {
 	// Startup restores the peer's state (SetState with the newest snapshot,
 	// on the caller's goroutine) and joins the ensemble. The log suffix is
-	// delivered once the peer knows it is committed. Every Startup draws a
+	// delivered once the peer knows it is committed. Without a snapshot
+	// there is no SetState: the whole log is delivered again from its
+	// start, so the callback must begin in its initial state (a new one,
+	// not one reused from a run before Shutdown). Every Startup draws a
 	// new incarnation for the cookies of this run.
 	Startup() error
 	// Shutdown stops the peer; it returns when no goroutine of it is left.

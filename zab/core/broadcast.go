@@ -92,8 +92,12 @@ func dataBytes(es []Entry) (n int) {
 
 // stepPropose appends the entries that extend the follower's log.
 func (c *Core) stepPropose(m Message) {
-	old := m.Epoch < c.stable.CurrentEpoch
-	if c.phase == Discovery || m.Epoch > c.stable.CurrentEpoch || old && c.fencesOldEpochs() {
+	epoch := c.stable.CurrentEpoch
+	if c.fol.nl != nil {
+		epoch = c.fol.nl.Epoch // the rest of a NEWLEADER's history
+	}
+	old := m.Epoch < epoch
+	if c.phase == Discovery || m.Epoch > epoch || old && c.fencesOldEpochs() {
 		return
 	}
 	prev := m.Zxid
@@ -110,12 +114,15 @@ func (c *Core) stepPropose(m Message) {
 		prev = e.Zxid
 	}
 	c.fol.needAck = true
+	if nl := c.fol.nl; nl != nil && c.log.last() >= c.fol.syncTo {
+		c.finishSync(nl)
+	}
 }
 
 // stepCommit learns the commit point; COMMITLD, COMMIT and an active
 // leader's PING also end synchronization if COMMITLD was lost.
 func (c *Core) stepCommit(m Message) {
-	if c.phase == Discovery || m.Epoch != c.stable.CurrentEpoch {
+	if c.phase == Discovery || c.fol.nl != nil || m.Epoch != c.stable.CurrentEpoch {
 		return
 	}
 	if c.phase == Synchronization && (m.Type != MsgPing || m.Active) {

@@ -13,6 +13,10 @@ type followerState struct {
 	pending   []Entry
 	pendSent  int    // tick pending requests were last sent
 	baseSeq   uint64 // first sequence number of our requests in this attempt
+	// A NEWLEADER whose history continues in PROPOSE: nl waits until the
+	// log reaches syncTo (synchronization.go).
+	syncTo Zxid
+	nl     *Message
 }
 
 // becomeFollower starts discovery with leader.
@@ -82,6 +86,8 @@ func (c *Core) stepPeerLost(m Message) {
 // resendDiscovery repeats the follower's last step, in case it was lost.
 func (c *Core) resendDiscovery() {
 	switch {
+	case c.fol.nl != nil:
+		// The rest of the history is on its way over the same connection.
 	case c.phase == Synchronization:
 		c.sendAckLD()
 	case c.fol.newEpoch != 0:
@@ -103,7 +109,7 @@ func (c *Core) enterBroadcast() {
 
 // flushFollower sends one cumulative ACK for everything the log holds.
 func (c *Core) flushFollower() {
-	if !c.fol.needAck || c.phase == Discovery {
+	if !c.fol.needAck || c.phase == Discovery || c.fol.nl != nil {
 		return
 	}
 	c.fol.needAck = false

@@ -82,7 +82,7 @@ type Message struct {
 	// Discovery: the follower's durable state.
 	AcceptedEpoch uint32
 	CurrentEpoch  uint32
-	LastZxid      Zxid
+	LastZxid      Zxid // NEWLEADER: where the history it starts ends (the rest follows as PROPOSE)
 	Counted       bool // ACKEPOCH: counts towards establishing the epoch
 	NonVoting     bool // ACKEPOCH: the follower promised a newer epoch and must not vote in this one
 	Established   bool // NEWEPOCH: the leader has already established the epoch

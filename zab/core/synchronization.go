@@ -7,8 +7,10 @@ import "slices"
 // zxid is a point of the leader's history: send what follows), TRUNC (the
 // follower has entries the leader does not: cut back to the newest shared
 // point, then send what follows) or SNAP (the follower is behind the
-// leader's snapshot: send the snapshot and what follows). The follower
-// persists the history, then currentEpoch, then answers ACKLD. Once a quorum
+// leader's snapshot: send the snapshot and what follows). What does not fit
+// in one message follows as PROPOSE; NEWLEADER says where the history ends.
+// The follower persists the whole history, then currentEpoch, then answers
+// ACKLD. Once a quorum
 // answered, the leader commits the whole initial history (COMMITLD) and
 // starts broadcasting. Followers that arrive later are synchronized the same
 // way while broadcast goes on; their NEWLEADER says the leader is active.
@@ -38,6 +40,10 @@ func (c *Core) sendNewLeader(to uint64, ps *peerState) {
 	}
 	first := chunk(rest)
 	m.Entries = slices.Clip(first) // the receiver must never write into the leader's log array
+	m.LastZxid = m.Zxid            // where the whole history ends: the follower takes the epoch only there
+	if len(rest) > 0 {
+		m.LastZxid = rest[len(rest)-1].Zxid
+	}
 	ps.nlSent, ps.nlTick = true, c.ticks
 	c.logger().WithField("follower", to).Debugf("sync by %s from %s", m.Mode, m.Zxid)
 	c.send(m)
@@ -54,12 +60,29 @@ func (c *Core) stepNewLeader(m Message) {
 	if !c.applySync(m) {
 		return
 	}
-	c.stable.CurrentEpoch = m.Epoch
-	c.persistStable()
 	c.phase = Synchronization
+	if c.log.last() < m.LastZxid {
+		// The rest of the history follows as PROPOSE. Until it is all
+		// here, this peer must not claim the new epoch: a currentEpoch
+		// over a prefix of the epoch's initial history would win the next
+		// election against a peer holding entries committed before, and
+		// truncate them.
+		c.fol.syncTo, c.fol.nl = m.LastZxid, &m
+		return
+	}
+	c.finishSync(&m)
+}
+
+// finishSync takes the new epoch once the whole history of NEWLEADER nl is
+// in the log (ZooKeeper's follower likewise takes it at NEWLEADER, which
+// comes after the history).
+func (c *Core) finishSync(nl *Message) {
+	c.fol.syncTo, c.fol.nl = 0, nil
+	c.stable.CurrentEpoch = nl.Epoch
+	c.persistStable()
 	c.sendAckLD()
-	c.advanceCommit(m.Commit)
-	if m.Active {
+	c.advanceCommit(nl.Commit)
+	if nl.Active {
 		c.enterBroadcast()
 	}
 }
