@@ -80,9 +80,39 @@ func PeerFigures(myid uint64) (Figures, bool) {
 	return v.(Figures), true
 }
 
+// atAddr maps the peer address of each running peer of this process
+// (its peer<myid>) to its figures. Tests find the leader of an ensemble in
+// their process here, not in what the application on top reports of
+// itself (a graded Service could say "leader" where it is not).
+var atAddr sync.Map // address -> *addrFigures
+
+type addrFigures struct {
+	owner *meter
+	f     Figures
+}
+
+// PeerFiguresAt returns the figures of the peer of this process whose
+// peer address is addr (as its properties spell it), while it runs.
+func PeerFiguresAt(addr string) (Figures, bool) {
+	v, ok := atAddr.Load(addr)
+	if !ok {
+		return Figures{}, false
+	}
+	return v.(*addrFigures).f, true
+}
+
+// forget takes the peer out of atAddr when it stops (unless another peer
+// took its address since).
+func (m *meter) forget() {
+	if v, ok := atAddr.Load(m.addr); ok && v.(*addrFigures).owner == m {
+		atAddr.CompareAndDelete(m.addr, v)
+	}
+}
+
 // meter is one peer's handle on the collectors.
 type meter struct {
 	peer      string
+	addr      string // its peer address; "" for SingleZab
 	id        uint64
 	quorum    int
 	fsync     prometheus.Observer
@@ -94,9 +124,9 @@ type meter struct {
 	count     uint64 // elections
 }
 
-func newMeter(id uint64, voters int) *meter {
+func newMeter(id uint64, addr string, voters int) *meter {
 	p := strconv.FormatUint(id, 10)
-	return &meter{peer: p, id: id, quorum: voters/2 + 1,
+	return &meter{peer: p, addr: addr, id: id, quorum: voters/2 + 1,
 		fsync: fsyncSeconds.WithLabelValues(p), batch: batchEntries.WithLabelValues(p),
 		commit: commitSeconds.WithLabelValues(p), elections: elections.WithLabelValues(p)}
 }
@@ -144,6 +174,9 @@ func (m *meter) observe(c *core.Core, tick bool) {
 		lagGauge.WithLabelValues(m.peer, strconv.FormatUint(fl.ID, 10)).Set(float64(ff.Lag))
 	}
 	figures.Store(m.id, f)
+	if m.addr != "" {
+		atAddr.Store(m.addr, &addrFigures{owner: m, f: f})
+	}
 }
 
 func roleNumber(r core.Role) int {

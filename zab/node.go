@@ -175,7 +175,7 @@ func (n *node) buildCore(restored core.Restored) error {
 	}
 	n.core = c
 	if n.meter == nil {
-		n.meter = newMeter(n.cfg.ID, len(voters))
+		n.meter = newMeter(n.cfg.ID, n.cfg.addr(n.cfg.ID), len(voters))
 	}
 	n.meter.observe(c, true)
 	return nil
@@ -200,6 +200,7 @@ func (n *node) Shutdown() error {
 	n.state.Store(closed)
 	close(n.quit)
 	<-n.done
+	n.meter.forget()
 	n.trace.stop(n.failure)
 	err := n.failure
 	if n.tr != nil {
@@ -331,8 +332,7 @@ func (n *node) run() {
 	defer n.snaps.abandon(n) // likewise
 	ticker := time.NewTicker(n.cfg.TickTime)
 	defer ticker.Stop()
-	deadline := &wakeTimer{t: time.NewTimer(time.Hour)} // the core's NextDeadline, so an election decides between ticks
-	deadline.t.Stop()
+	deadline := newWakeTimer() // the core's NextDeadline, so an election decides between ticks
 	defer deadline.t.Stop()
 	var recv <-chan core.Message
 	if n.tr != nil {
@@ -372,22 +372,36 @@ func (n *node) run() {
 		// Whatever woke us, take every request and message waiting too, so
 		// one disk write serves proposals and acknowledgements alike.
 		n.takeRequests()
-		switch {
-		case tick:
-			n.core.Tick(n.now())
-			n.meter.observe(n.core, true)
-		case msg != nil:
-			n.trace.recv(msg)
-			n.core.Step(*msg, n.now())
-		case wake:
-			n.core.Wake(n.now())
-		}
+		n.step(tick, wake, msg)
 		n.gather(recv)
 		n.publish()
 		n.process()
 		n.trace.flush()
 		n.armDeadline(deadline)
 	}
+	n.stopFailed()
+}
+
+// step hands the core what woke the loop: a tick, a message or its own
+// deadline (a request or a finished disk write needs no step of its own).
+func (n *node) step(tick, wake bool, msg *core.Message) {
+	switch {
+	case tick:
+		n.core.Tick(n.now())
+		n.meter.observe(n.core, true)
+	case msg != nil:
+		n.trace.recv(msg)
+		n.core.Step(*msg, n.now())
+	case wake:
+		n.core.Wake(n.now())
+	}
+}
+
+// stopFailed ends the loop after a failure the peer cannot go on from
+// safely (a disk error): it stops taking requests and tells the
+// application it is LOOKING.
+func (n *node) stopFailed() {
+	n.meter.forget()
 	n.snaps.abandon(n)
 	n.lg.WithError(n.failure).Error("peer stopped: it cannot go on safely")
 	// Refuse requests before the application hears LOOKING: a Propose it
@@ -404,6 +418,13 @@ type wakeTimer struct {
 	t     *time.Timer
 	armed bool
 	at    int64
+}
+
+// newWakeTimer returns a timer that is not armed.
+func newWakeTimer() *wakeTimer {
+	w := &wakeTimer{t: time.NewTimer(time.Hour)}
+	w.t.Stop()
+	return w
 }
 
 // armDeadline sets w to fire at the core's next deadline, if it has one.

@@ -3,7 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
+	"unicode"
+
+	"zablab/mwzookeeper/conformance"
 )
 
 // A known-bad variant is a unified diff against solutions/aufgabe5 with a
@@ -31,6 +35,11 @@ type variant struct {
 	files []filePatch
 }
 
+// partList splits "A5.1 A5.2" or "A5.1, A5.2" into part ids.
+func partList(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+}
+
 // loadVariant reads and parses a variant file.
 func loadVariant(file string) (*variant, error) {
 	b, err := os.ReadFile(file)
@@ -54,10 +63,15 @@ func loadVariant(file string) (*variant, error) {
 		}
 		about = false
 		if s, ok := strings.CutPrefix(l, "Loses:"); ok {
-			v.loses = strings.Fields(s)
+			v.loses = partList(s)
 		}
 		if s, ok := strings.CutPrefix(l, "May lose:"); ok {
-			v.may = strings.Fields(s)
+			v.may = partList(s)
+		}
+	}
+	for _, id := range append(slices.Clone(v.loses), v.may...) {
+		if !slices.ContainsFunc(conformance.Parts(), func(p conformance.Part) bool { return p.ID == id }) {
+			return nil, fmt.Errorf("variant %s: %q in a Loses or May lose line is no part of the suite", file, id)
 		}
 	}
 	if len(v.loses) == 0 {

@@ -15,6 +15,7 @@ import (
 	"zablab/internal/wait"
 	"zablab/mwzookeeper"
 	"zablab/properties"
+	"zablab/zab"
 )
 
 // Options tune an Ensemble; the zero value is a fast test ensemble.
@@ -127,7 +128,13 @@ func (e *Ensemble) startReplica(i int) error {
 	e.mu.Lock()
 	e.pkg = stacks.PackageOf(s)
 	e.mu.Unlock()
-	if err := s.Start(e.props[i], e.hosts[i].ForService()); err != nil {
+	// The Service gets a copy: what it changes in its properties must not
+	// change the addresses and folders the tests know it by.
+	p, err := properties.LoadFile(e.props[i].File())
+	if err != nil {
+		return fmt.Errorf("replica %d: %w", i, err)
+	}
+	if err := s.Start(p, e.hosts[i].ForService()); err != nil {
 		return fmt.Errorf("replica %d (%s): start: %w", i, e.props[i].File(), err)
 	}
 	e.mu.Lock()
@@ -230,20 +237,30 @@ func servingHint(h *Host, s mwzookeeper.Service) string {
 		last.Serving, time.Since(last.At).Round(time.Millisecond), role, len(changes))
 }
 
-// Leader returns the myid of the running replica whose Service reports
-// role "leader" (or "standalone"), or 0 when none does or the Service is
-// no mwzookeeper.Reporter.
+// Leader returns the myid of the running replica whose Zab peer leads,
+// or 0 when none does. It asks the Zab library (zab.PeerFiguresAt, by the
+// replica's peer<i> address), not the Service: a graded Service could
+// name a follower as leader, and the tests that stop the leader would
+// then stop a follower. A lone replica leads when its Service reports
+// role "standalone" (there is nothing to stop instead).
 func (e *Ensemble) Leader() int {
 	for i := 1; i <= e.n; i++ {
-		r, ok := e.Service(i).(mwzookeeper.Reporter)
-		if !ok {
-			continue
-		}
-		if role := r.Stats().Role; role == "leader" || role == "standalone" {
+		if e.Service(i) != nil && e.leads(i) {
 			return i
 		}
 	}
 	return 0
+}
+
+// leads says whether replica i's Zab peer is LEADING.
+func (e *Ensemble) leads(i int) bool {
+	if e.n == 1 {
+		r, ok := e.Service(i).(mwzookeeper.Reporter)
+		return ok && r.Stats().Role == "standalone"
+	}
+	addr, _ := e.props[i].Get("peer" + strconv.Itoa(i))
+	f, ok := zab.PeerFiguresAt(addr)
+	return ok && f.Role == zab.Leading
 }
 
 // WaitNewLeader waits until a running replica other than old leads and
@@ -276,9 +293,17 @@ func (e *Ensemble) DoAsync(i int, req *mwzookeeper.Request) <-chan *mwzookeeper.
 		return ch
 	}
 	var once sync.Once
-	s.Submit(req, func(r *mwzookeeper.Response) {
+	// The Service gets a copy and the caller the reply as it was when it
+	// came: a Service cannot change afterwards what a test checks.
+	s.Submit(req.Clone(), func(r *mwzookeeper.Response) {
 		answered := false
-		once.Do(func() { answered = true; ch <- r })
+		once.Do(func() {
+			answered = true
+			if r != nil {
+				r = r.Clone()
+			}
+			ch <- r
+		})
 		if !answered {
 			e.mu.Lock()
 			e.doubles = append(e.doubles, fmt.Sprintf("replica %d answered %s %q twice", i, req.Op, req.Path))

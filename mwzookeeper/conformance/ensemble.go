@@ -129,10 +129,15 @@ func (x *ens) submit(i int, req *mwzookeeper.Request, hook func(*mwzookeeper.Res
 			return
 		}
 		var once sync.Once
-		s.Submit(req, func(r *mwzookeeper.Response) {
+		// The Service gets a copy, and the test the reply as it was when
+		// it came: the tests read req again after the reply (the owner of
+		// an ephemeral, the paths acknowledged), and a Service must not be
+		// able to change either afterwards.
+		s.Submit(req.Clone(), func(r *mwzookeeper.Response) {
 			if r == nil {
 				r = &mwzookeeper.Response{Err: errors.New("the Service replied with a nil *Response")}
 			}
+			r = r.Clone()
 			first := false
 			once.Do(func() {
 				first = true

@@ -14,6 +14,7 @@ import (
 	"zablab/mwzookeeper"
 	"zablab/properties"
 	"zablab/server"
+	"zablab/zab"
 )
 
 // The whole path: the Service behind the real server (package server), as
@@ -25,7 +26,8 @@ type servers struct {
 	c     *T
 	srvs  []*server.Server      // index myid; nil once stopped
 	svcs  []mwzookeeper.Service // index myid: the Service behind each server
-	addrs []string              // index myid
+	addrs []string              // index myid: client ports
+	peers []string              // index myid: Zab peer addresses ("" for a lone replica)
 }
 
 // startServers writes a properties file per replica (as make run does,
@@ -36,7 +38,7 @@ func (c *T) startServers(n int) *servers {
 	if err != nil {
 		c.fatalf("whole path: %v", err)
 	}
-	x := &servers{c: c, srvs: make([]*server.Server, n+1), svcs: make([]mwzookeeper.Service, n+1), addrs: make([]string, n+1)}
+	x := &servers{c: c, srvs: make([]*server.Server, n+1), svcs: make([]mwzookeeper.Service, n+1), addrs: make([]string, n+1), peers: make([]string, n+1)}
 	c.Cleanup(x.stopAll)
 	dir := c.TempDir()
 	for i := 1; i <= n; i++ {
@@ -71,6 +73,9 @@ func (c *T) startServers(n int) *servers {
 			c.fatalf("whole path: start the server of replica %d (%s): %v", i, file, err)
 		}
 		x.srvs[i], x.addrs[i] = srv, fmt.Sprintf("127.0.0.1:%d", free[n+i-1])
+		if n > 1 {
+			x.peers[i] = fmt.Sprintf("127.0.0.1:%d", free[i-1])
+		}
 	}
 	return x
 }
@@ -108,11 +113,11 @@ func (x *servers) connect(i int, timeout time.Duration) *client.MWZooKeeper {
 	return z
 }
 
-// leads says whether replica i's Service reports that it leads (false
-// when it is no mwzookeeper.Reporter).
+// leads says whether replica i's Zab peer leads: the Zab library says so,
+// not the Service under test (svctest.Ensemble.Leader says why).
 func (x *servers) leads(i int) bool {
-	r, ok := x.svcs[i].(mwzookeeper.Reporter)
-	return ok && x.srvs[i] != nil && r.Stats().Role == "leader"
+	f, ok := zab.PeerFiguresAt(x.peers[i])
+	return ok && x.srvs[i] != nil && f.Role == zab.Leading
 }
 
 // stop stops replica i's server and Service.
