@@ -219,12 +219,16 @@ func Redacted(acl []ACL) []ACL {
 	for i, a := range acl {
 		out[i] = a
 		if a.ID.Scheme == "digest" {
-			user, _, _ := strings.Cut(a.ID.ID, ":")
-			out[i].ID.ID = user + ":x"
+			out[i].ID.ID = hashPart.ReplaceAllString(a.ID.ID, ":x")
 		}
 	}
 	return out
 }
+
+// hashPart is what ZooKeeper's id.replaceAll(":.*", ":x") replaces: from a
+// colon to the end of its line (Java's "." stops at every line
+// terminator), once per line.
+var hashPart = regexp.MustCompile(`:[^\n\r\x{85}\x{2028}\x{2029}]*`)
 
 // DigestOf is the digest identity of "user:password" as ZooKeeper's
 // DigestAuthenticationProvider makes it: user:base64(sha1(user:password)).

@@ -40,3 +40,21 @@ func TestValidExprAsJava(t *testing.T) {
 		}
 	}
 }
+
+// getACL without ADMIN hides a digest's hash as ZooKeeper's
+// id.replaceAll(":.*", ":x") does: from a colon to the end of its line.
+func TestRedactedAsZooKeeper(t *testing.T) {
+	for id, want := range map[string]string{
+		"u:h1":        "u:x",
+		"u:h1\nh2":    "u:x\nh2",
+		"u:a\nb:c":    "u:x\nb:x",
+		"u:a\r\nb":    "u:x\r\nb",
+		"nohash":      "nohash",
+		"u:a\u2028:b": "u:x\u2028:x",
+	} {
+		got := Redacted([]ACL{{Perms: PermRead, ID: ID{Scheme: "digest", ID: id}}})[0].ID.ID
+		if got != want {
+			t.Errorf("Redacted(digest %q) = %q, want %q", id, got, want)
+		}
+	}
+}

@@ -193,7 +193,6 @@ type Op struct {
 	Data    []byte
 	Version int32
 	Mode    CreateMode
-	Watch   bool  // multiRead: leave a watch, as getData and getChildren do
 	ACL     []ACL // create: the ACL the client asks for (beyond the sheet)
 	TTL     int64 // create of a TTL mode: the TTL in ms (beyond the sheet)
 }

@@ -185,8 +185,8 @@ func decodeMulti(d *decoder) ([]mw.Op, *EmptyACLError) {
 }
 
 // decodeMultiRead reads a MultiOperationRecord of reads: getData and
-// getChildren, each a path and a watch flag (ZooKeeper 3.8's multiRead
-// takes no other op).
+// getChildren, each a path and a watch flag that ZooKeeper 3.8 ignores
+// (its multiRead takes no other op).
 func decodeMultiRead(d *decoder) []mw.Op {
 	var ops []mw.Op
 	for d.err == nil {
@@ -200,7 +200,8 @@ func decodeMultiRead(d *decoder) []mw.Op {
 			d.fail("header.type", "op %d (%s) cannot be part of a multiRead", int32(typ), typ)
 			break
 		}
-		ops = append(ops, mw.Op{Op: typ, Path: d.ustring("path"), Watch: d.bool("watch")})
+		ops = append(ops, mw.Op{Op: typ, Path: d.ustring("path")})
+		d.bool("watch") // ZooKeeper rebuilds each read without it: a multiRead leaves no watch
 	}
 	return ops
 }

@@ -119,7 +119,7 @@ func (s *Service) watchOp(req *mwzookeeper.Request) error {
 func (s *Service) multiRead(req *mwzookeeper.Request) []mwzookeeper.OpResult {
 	out := make([]mwzookeeper.OpResult, 0, len(req.Ops))
 	for _, o := range req.Ops {
-		sub := &mwzookeeper.Request{Op: o.Op, Session: req.Session, Path: o.Path, Watch: o.Watch, Auth: req.Auth}
+		sub := &mwzookeeper.Request{Op: o.Op, Session: req.Session, Path: o.Path, Auth: req.Auth}
 		var sr mwzookeeper.Response
 		var err error
 		if validPath(o.Path, false) != nil {
