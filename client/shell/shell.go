@@ -44,12 +44,28 @@ type Shell struct {
 	// persistent are the paths of persistent watches that print, guarded
 	// by mu: zkCli's one default watcher prints an event once however
 	// often it was left, and so does this shell.
-	armed      map[string]<-chan client.Event
+	armed map[string]*oneShot
+	// printing are the done channels of watch goroutines that took their
+	// event but may not have printed it yet, guarded by mu: Exec waits
+	// for them (flushEvents).
+	printing   []<-chan struct{}
 	persistent map[string]uint64 // path: the generation (persistGen) of the registration that prints
 	persistGen uint64
 	servers    string
 	zk         *client.MWZooKeeper
 	count      int
+	// beforeEventWait, if set (by tests only), runs on a watch's
+	// goroutine before it waits for the event: a test holds it back to
+	// check that Exec prints the event without it.
+	beforeEventWait func()
+}
+
+// oneShot is a one-shot watch the shell prints: ch delivers its event;
+// done is closed once the watch's goroutine is over, the event printed
+// by it or taken by the shell (claim).
+type oneShot struct {
+	ch   <-chan client.Event
+	done chan struct{}
 }
 
 // New returns a shell for the servers in servers ("host:port,host:port").
@@ -175,6 +191,9 @@ func (s *Shell) Exec(line string) (quit bool, err error) {
 	s.count++
 	var out bytes.Buffer
 	quit, path, err := s.dispatch(&out, args)
+	// The events the reply implies come before the output, as those of
+	// persistent watches do (printed on the handle's receive goroutine).
+	s.flushEvents()
 	s.write(s.opts.Out, out.String())
 	if err != nil {
 		var at *atPath
@@ -226,40 +245,77 @@ func (s *Shell) printWatcher(state, typ, path string) {
 // watch prints the event ch delivers, once, when it comes, unless a
 // watch of the same kind on the same path (key) still waits: the same
 // event fires both. The goroutine ends with the event or with the session
-// (the handle ends every watch on Close).
+// (the handle ends every watch on Close). It prints an event that comes
+// while the shell waits for input; flushEvents prints one that comes
+// with a reply before Exec returns.
 func (s *Shell) watch(key string, ch <-chan client.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if old, ok := s.armed[key]; ok {
-		// The older watch may have fired already, its goroutine not yet
-		// run: then it is over, and ch waits for a later event. A closed
-		// channel says so without taking anything; one with its event
-		// still in it is taken here, and printed here (its goroutine then
-		// finds it closed and prints nothing).
-		select {
-		case ev, ok := <-old:
-			if ok && ev.Err == nil {
-				s.printWatcher("SyncConnected", eventName(ev.Type), ev.Path)
-			}
-		default:
-			return // still waiting
-		}
+	// The older watch may have fired already, its goroutine not yet run:
+	// then it is over (claim prints its event or waits for it in
+	// flushEvents), and ch waits for a later event.
+	if old, ok := s.armed[key]; ok && !s.claim(old) {
+		return // still waiting
 	}
 	if s.armed == nil {
-		s.armed = map[string]<-chan client.Event{}
+		s.armed = map[string]*oneShot{}
 	}
-	s.armed[key] = ch
+	w := &oneShot{ch: ch, done: make(chan struct{})}
+	s.armed[key] = w
+	hook := s.beforeEventWait
 	go func() {
+		defer close(w.done)
+		if hook != nil {
+			hook()
+		}
 		ev, ok := <-ch
 		s.mu.Lock()
-		if s.armed[key] == ch {
+		defer s.mu.Unlock()
+		if s.armed[key] == w {
 			delete(s.armed, key)
 		}
-		s.mu.Unlock()
-		if ok && ev.Err == nil {
-			s.watcher("SyncConnected", eventName(ev.Type), ev.Path)
+		if ok && ev.Err == nil { // !ok: claim took and printed it
+			s.printWatcher("SyncConnected", eventName(ev.Type), ev.Path)
 		}
 	}()
+}
+
+// claim reports whether w has fired, with s.mu held. An event still in
+// w.ch is taken and printed here; one w's goroutine already took (w.ch
+// closed and empty) it prints, and flushEvents waits for that.
+func (s *Shell) claim(w *oneShot) bool {
+	select {
+	case ev, ok := <-w.ch:
+		if !ok {
+			s.printing = append(s.printing, w.done)
+		} else if ev.Err == nil {
+			s.printWatcher("SyncConnected", eventName(ev.Type), ev.Path)
+		}
+		return true
+	default:
+		return false
+	}
+}
+
+// flushEvents prints every one-shot watch event the handle has delivered
+// so far. The handle delivers the events a reply implies (a change's
+// notification, RemoveWatches' ...WatchRemoved) before the call returns,
+// as the Java client queues them before it wakes the caller: so after a
+// command they are printed before its output and the next prompt or a
+// quit, not whenever a watch goroutine gets to run.
+func (s *Shell) flushEvents() {
+	s.mu.Lock()
+	for key, w := range s.armed {
+		if s.claim(w) {
+			delete(s.armed, key)
+		}
+	}
+	printing := s.printing
+	s.printing = nil
+	s.mu.Unlock()
+	for _, done := range printing {
+		<-done // the goroutine prints under s.mu, so not while we hold it
+	}
 }
 
 // split cuts a command line into words; single and double quotes group
