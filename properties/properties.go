@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"sort"
 )
@@ -53,6 +54,15 @@ func LoadFile(path string) (*Properties, error) {
 // LoadString is Load for a string, which is handy in tests and examples.
 func LoadString(s string) (*Properties, error) {
 	return Load(bytes.NewReader([]byte(s)))
+}
+
+// Clone returns a copy of p that shares nothing with it: the same file
+// name, keys, values and lines.
+func (p *Properties) Clone() *Properties {
+	if p == nil {
+		return nil
+	}
+	return &Properties{file: p.file, entries: maps.Clone(p.entries)}
 }
 
 // Set defines key, replacing an earlier definition. Its line is 0: it does

@@ -185,3 +185,28 @@ func TestErrorfAndRequire(t *testing.T) {
 		t.Errorf("Require(absent) = %v", err)
 	}
 }
+
+// A clone answers as the original, and a Set on either leaves the other
+// alone (the test suite hands each Service a clone of its properties).
+func TestCloneIsIndependent(t *testing.T) {
+	p, err := LoadString("a=1\nb=2\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Clone()
+	c.Set("a", "changed")
+	p.Set("c", "3")
+	if v, _ := p.Get("a"); v != "1" {
+		t.Errorf("the original's a after Set on the clone: %q, want 1", v)
+	}
+	if _, ok := c.Get("c"); ok {
+		t.Error("the clone sees a key Set on the original afterwards")
+	}
+	if v, _ := c.Get("b"); v != "2" || c.Line("b") != p.Line("b") || c.File() != p.File() {
+		t.Errorf("the clone's b: %q at line %d (file %q); want 2 at line %d (file %q)", v, c.Line("b"), c.File(), p.Line("b"), p.File())
+	}
+	var nilProps *Properties
+	if nilProps.Clone() != nil {
+		t.Error("a nil *Properties cloned is not nil")
+	}
+}

@@ -130,11 +130,7 @@ func (e *Ensemble) startReplica(i int) error {
 	e.mu.Unlock()
 	// The Service gets a copy: what it changes in its properties must not
 	// change the addresses and folders the tests know it by.
-	p, err := properties.LoadFile(e.props[i].File())
-	if err != nil {
-		return fmt.Errorf("replica %d: %w", i, err)
-	}
-	if err := s.Start(p, e.hosts[i].ForService()); err != nil {
+	if err := s.Start(e.props[i].Clone(), e.hosts[i].ForService()); err != nil {
 		return fmt.Errorf("replica %d (%s): start: %w", i, e.props[i].File(), err)
 	}
 	e.mu.Lock()
