@@ -16,6 +16,10 @@ type Event struct {
 	Type mwzookeeper.EventType
 	Path string
 	Err  error
+	// Seq numbers the events the handle delivered to one-shot watches,
+	// 1, 2, … in the order it delivered them (the server's order): a
+	// caller that waits on several watches can print their events in it.
+	Seq uint64
 }
 
 // String prints the event as zkCli does ("type:NodeDeleted path:/a").

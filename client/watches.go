@@ -52,6 +52,7 @@ type watch struct {
 type watches struct {
 	mu     sync.Mutex
 	byPath map[string][]*watch
+	seq    uint64 // the last Event.Seq handed out
 }
 
 func newWatches() *watches { return &watches{byPath: map[string][]*watch{}} }
@@ -98,6 +99,8 @@ func (ws *watches) fire(path string, kinds watchKind, ev Event) {
 			keep = append(keep, w)
 			continue
 		}
+		ws.seq++
+		ev.Seq = ws.seq
 		w.ch <- ev // buffered 1, sent to once
 		close(w.ch)
 	}
@@ -114,7 +117,8 @@ func (ws *watches) endAll(err func(path string) error) {
 	defer ws.mu.Unlock()
 	for path, list := range ws.byPath {
 		for _, w := range list {
-			w.ch <- Event{Path: path, Err: err(path)}
+			ws.seq++
+			w.ch <- Event{Path: path, Err: err(path), Seq: ws.seq}
 			close(w.ch)
 		}
 	}

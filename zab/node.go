@@ -151,6 +151,9 @@ func (n *node) open() error {
 		n.tr, err = n.newTr()
 	}
 	if err != nil {
+		if n.meter != nil {
+			n.meter.forget() // buildCore published figures of a peer that never runs
+		}
 		n.trace.close()
 		_ = st.Close()
 		return err

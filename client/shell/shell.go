@@ -3,9 +3,11 @@ package shell
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -45,10 +47,11 @@ type Shell struct {
 	// by mu: zkCli's one default watcher prints an event once however
 	// often it was left, and so does this shell.
 	armed map[string]*oneShot
-	// printing are the done channels of watch goroutines that took their
-	// event but may not have printed it yet, guarded by mu: Exec waits
-	// for them (flushEvents).
-	printing   []<-chan struct{}
+	// taken are one-shot events taken from their channels and not yet
+	// printed, guarded by mu; flushing says Exec is collecting them
+	// (flushEvents), so that nothing prints them out of order meanwhile.
+	taken      []client.Event
+	flushing   bool
 	persistent map[string]uint64 // path: the generation (persistGen) of the registration that prints
 	persistGen uint64
 	servers    string
@@ -246,25 +249,29 @@ func (s *Shell) printWatcher(state, typ, path string) {
 // watch of the same kind on the same path (key) still waits: the same
 // event fires both. The goroutine ends with the event or with the session
 // (the handle ends every watch on Close). It prints an event that comes
-// while the shell waits for input; flushEvents prints one that comes
-// with a reply before Exec returns.
+// while the shell waits for input; flushEvents prints those that come
+// with a reply before Exec returns. Either way events print in the order
+// the handle delivered them (Event.Seq), as zkCli prints the server's.
 func (s *Shell) watch(key string, ch <-chan client.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// The older watch may have fired already, its goroutine not yet run:
-	// then it is over (claim prints its event or waits for it in
-	// flushEvents), and ch waits for a later event.
-	if old, ok := s.armed[key]; ok && !s.claim(old) {
-		return // still waiting
+	// then it is over (claim took its event, or its goroutine has it),
+	// and ch waits for a later event.
+	if old, ok := s.armed[key]; ok {
+		if fired, _ := s.claim(old); !fired {
+			return // still waiting
+		}
 	}
 	if s.armed == nil {
 		s.armed = map[string]*oneShot{}
 	}
 	w := &oneShot{ch: ch, done: make(chan struct{})}
 	s.armed[key] = w
+	s.printTaken()
 	hook := s.beforeEventWait
 	go func() {
-		defer close(w.done)
+		defer close(w.done) // after the Unlock below: the event is in s.taken by then
 		if hook != nil {
 			hook()
 		}
@@ -274,27 +281,59 @@ func (s *Shell) watch(key string, ch <-chan client.Event) {
 		if s.armed[key] == w {
 			delete(s.armed, key)
 		}
-		if ok && ev.Err == nil { // !ok: claim took and printed it
-			s.printWatcher("SyncConnected", eventName(ev.Type), ev.Path)
+		if ok { // !ok: claim took it
+			s.taken = append(s.taken, ev)
 		}
+		s.printTaken()
 	}()
 }
 
-// claim reports whether w has fired, with s.mu held. An event still in
-// w.ch is taken and printed here; one w's goroutine already took (w.ch
-// closed and empty) it prints, and flushEvents waits for that.
-func (s *Shell) claim(w *oneShot) bool {
+// claim says, with s.mu held, whether w has fired: an event still in w.ch
+// is taken into s.taken; busy is w's done channel when its goroutine
+// took the event (w.ch closed and empty) and will add it to s.taken.
+func (s *Shell) claim(w *oneShot) (fired bool, busy <-chan struct{}) {
 	select {
 	case ev, ok := <-w.ch:
 		if !ok {
-			s.printing = append(s.printing, w.done)
-		} else if ev.Err == nil {
+			return true, w.done
+		}
+		s.taken = append(s.taken, ev)
+		return true, nil
+	default:
+		return false, nil
+	}
+}
+
+// claimAll claims every armed watch that has fired, with s.mu held, and
+// returns the done channels of the goroutines that still hold an event.
+func (s *Shell) claimAll() []<-chan struct{} {
+	var busy []<-chan struct{}
+	for key, w := range s.armed {
+		fired, b := s.claim(w)
+		if fired {
+			delete(s.armed, key)
+		}
+		if b != nil {
+			busy = append(busy, b)
+		}
+	}
+	return busy
+}
+
+// printTaken prints the taken events in the handle's order, with s.mu
+// held, unless Exec is collecting them or a goroutine still holds one
+// (then the last to add its event prints them all).
+func (s *Shell) printTaken() {
+	if s.flushing || len(s.claimAll()) > 0 {
+		return
+	}
+	slices.SortFunc(s.taken, func(a, b client.Event) int { return cmp.Compare(a.Seq, b.Seq) })
+	for _, ev := range s.taken {
+		if ev.Err == nil {
 			s.printWatcher("SyncConnected", eventName(ev.Type), ev.Path)
 		}
-		return true
-	default:
-		return false
 	}
+	s.taken = nil
 }
 
 // flushEvents prints every one-shot watch event the handle has delivered
@@ -305,17 +344,17 @@ func (s *Shell) claim(w *oneShot) bool {
 // quit, not whenever a watch goroutine gets to run.
 func (s *Shell) flushEvents() {
 	s.mu.Lock()
-	for key, w := range s.armed {
-		if s.claim(w) {
-			delete(s.armed, key)
+	s.flushing = true
+	for busy := s.claimAll(); len(busy) > 0; busy = s.claimAll() {
+		s.mu.Unlock()
+		for _, done := range busy {
+			<-done // its goroutine adds its event under s.mu, so not while we hold it
 		}
+		s.mu.Lock()
 	}
-	printing := s.printing
-	s.printing = nil
+	s.flushing = false
+	s.printTaken()
 	s.mu.Unlock()
-	for _, done := range printing {
-		<-done // the goroutine prints under s.mu, so not while we hold it
-	}
 }
 
 // split cuts a command line into words; single and double quotes group

@@ -34,7 +34,7 @@ func (c *Core) propose(e Entry) bool {
 
 // sendEntries sends es, which follow prev, joining the previous PROPOSE to
 // the same follower when it ends at prev and has room; no message carries
-// more than maxBatchBytes of data but for a single large entry.
+// more than MaxBatchBytes of data but for a single large entry.
 func (c *Core) sendEntries(to uint64, ps *peerState, prev Zxid, es []Entry) {
 	c.sendBatched(Message{Type: MsgPropose, To: to, Epoch: c.ld.epoch, Session: ps.session, Zxid: prev}, es)
 }
@@ -42,7 +42,7 @@ func (c *Core) sendEntries(to uint64, ps *peerState, prev Zxid, es []Entry) {
 // sendBatched sends es in messages shaped like head (PROPOSE or REQUEST),
 // joining the previous message to the same peer when it has the same type
 // and room, and, for PROPOSE, ends where es begins. No message carries more
-// than maxBatchBytes of data but for a single large entry.
+// than MaxBatchBytes of data but for a single large entry.
 func (c *Core) sendBatched(head Message, es []Entry) {
 	to := head.To
 	for len(es) > 0 {
@@ -50,14 +50,14 @@ func (c *Core) sendBatched(head Message, es []Entry) {
 			m := &c.out.Messages[i]
 			joins := m.Type == head.Type && len(m.Entries) > 0 &&
 				(head.Type != MsgPropose || m.Entries[len(m.Entries)-1].Zxid == head.Zxid)
-			if joins && c.lastBytes[to]+len(es[0].Data) <= maxBatchBytes {
+			if joins && c.lastBytes[to]+len(es[0].Data) <= c.cfg.MaxBatchBytes {
 				m.Entries = append(m.Entries, es[0])
 				c.lastBytes[to] += len(es[0].Data)
 				head.Zxid, es = es[0].Zxid, es[1:]
 				continue
 			}
 		}
-		part := chunk(es)
+		part := c.chunk(es)
 		m := head
 		m.Entries = slices.Clone(part)
 		c.send(m)
@@ -66,17 +66,12 @@ func (c *Core) sendBatched(head Message, es []Entry) {
 	}
 }
 
-// maxBatchBytes bounds the data in one message, far below the transport's
-// frame limit, so that no message is too large to send however far behind
-// a follower is.
-const maxBatchBytes = 8 << 20
-
-// chunk returns the longest prefix of es within maxBatchBytes, and at
+// chunk returns the longest prefix of es within MaxBatchBytes, and at
 // least one entry.
-func chunk(es []Entry) []Entry {
+func (c *Core) chunk(es []Entry) []Entry {
 	n := 0
 	for i, e := range es {
-		if n += len(e.Data); n > maxBatchBytes && i > 0 {
+		if n += len(e.Data); n > c.cfg.MaxBatchBytes && i > 0 {
 			return es[:i]
 		}
 	}
@@ -209,7 +204,7 @@ func (c *Core) resendToStuck() {
 		if !ok {
 			continue
 		}
-		es := chunk(rest)
+		es := c.chunk(rest)
 		if len(es) > maxResend {
 			es = es[:maxResend]
 		}

@@ -7,7 +7,7 @@ import (
 	"zablab/zab/core"
 )
 
-// A history larger than one message (maxBatchBytes, 8 MiB) travels as
+// A history larger than one message (MaxBatchBytes, 8 MiB by default) travels as
 // NEWLEADER with the first chunk, then PROPOSE with the rest. A follower
 // that stored currentEpoch after the first chunk alone (as it once did) and
 // crashed before the rest was on its disk would hold the new epoch with a

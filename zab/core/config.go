@@ -53,7 +53,12 @@ type Config struct {
 	Log         LogSource
 	KeepEntries int
 	KeepBytes   int
-	Logger      logrus.FieldLogger
+	// MaxBatchBytes bounds the data in one message (default 8 MiB, far
+	// below the transport's frame limit); an entry larger than it travels
+	// alone. The simulator sets it small, so that a follower's history
+	// arrives in several parts.
+	MaxBatchBytes int
+	Logger        logrus.FieldLogger
 
 	// Bugs switches on known protocol bugs, so tests can prove the
 	// simulator catches them. Never set outside tests.
@@ -64,6 +69,7 @@ const (
 	defaultMaxCounter  = 0xffffffff
 	defaultKeepEntries = 500
 	defaultKeepBytes   = 8 << 20
+	defaultBatchBytes  = 8 << 20
 	finalizeTicks      = 1 // ticks a peer waits after a quorum agrees, without FinalizeWait
 	defaultFinalize    = 200 * time.Millisecond
 	resendTicks        = 2 // ticks between retransmissions of unanswered protocol steps
@@ -106,6 +112,9 @@ func (c *Config) validate() error {
 	}
 	if c.KeepBytes <= 0 {
 		c.KeepBytes = defaultKeepBytes
+	}
+	if c.MaxBatchBytes <= 0 {
+		c.MaxBatchBytes = defaultBatchBytes
 	}
 	if c.Logger == nil {
 		l := logrus.New()

@@ -136,7 +136,7 @@ func TestFollowerProposesAfterSync(t *testing.T) {
 }
 
 // However far behind a follower is, no message carries much more than
-// maxBatchBytes (8 MiB) of data: a DIFF of 40 MiB is split.
+// MaxBatchBytes (8 MiB by default) of data: a DIFF of 40 MiB is split.
 func TestLargeHistoryTravelsInBoundedMessages(t *testing.T) {
 	cl := newCluster(t, 3, 0)
 	cl.start(2, 3)

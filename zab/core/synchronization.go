@@ -38,7 +38,7 @@ func (c *Core) sendNewLeader(to uint64, ps *peerState) {
 	if !ok {
 		return
 	}
-	first := chunk(rest)
+	first := c.chunk(rest)
 	m.Entries = slices.Clip(first) // the receiver must never write into the leader's log array
 	m.LastZxid = m.Zxid            // where the whole history ends: the follower takes the epoch only there
 	if len(rest) > 0 {

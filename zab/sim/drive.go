@@ -28,7 +28,7 @@ func (w *world) start(p *peer) {
 	}
 	cfg := core.Config{ID: p.id, Voters: p.voters, Observers: p.obs, InitLimit: initLimit, SyncLimit: syncLimit,
 		Incarnation: p.inc, MaxCounter: p.maxCount, Rand: rand.New(rand.NewPCG(w.rng.Uint64(), p.inc)), Snapshots: p.store,
-		Log: p.store.Log, KeepEntries: simKeepEntries, KeepBytes: simKeepBytes,
+		Log: p.store.Log, KeepEntries: simKeepEntries, KeepBytes: simKeepBytes, MaxBatchBytes: simBatchBytes,
 		Logger: w.log, Bugs: w.opts.Bugs.Bugs,
 		TickTime: tickLen * time.Millisecond, FinalizeWait: w.finalizeWait(p)}
 	c, err := core.New(cfg, restored)

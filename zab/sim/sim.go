@@ -73,6 +73,10 @@ const (
 	// most syncs and resends read entries back from the (simulated) disk.
 	simKeepEntries = 3
 	simKeepBytes   = 4 * recordSize
+	// A message carries at most three entries (each an 8-byte id, see
+	// proposeNoDrain), so that a follower's history comes as NEWLEADER and then
+	// PROPOSE in most syncs.
+	simBatchBytes = 8
 )
 
 // Run plays one schedule: Steps random steps with faults, then a fault-free

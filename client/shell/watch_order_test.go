@@ -1,0 +1,61 @@
+package shell
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"slices"
+	"testing"
+	"time"
+
+	"zablab/client/internal/zktest"
+)
+
+// The events one command implies reach the handle in the server's order
+// (deleteall deletes /r/a8 ... /r/a1 one by one, each NodeDeleted arrives
+// before the next delete's reply). zkCli prints them in that order; a
+// review found them printed in Go's map order.
+func TestFlushedEventsKeepTheirOrder(t *testing.T) {
+	t.Run("goroutines held back", func(t *testing.T) { flushedInOrder(t, true) })
+	t.Run("goroutines racing", func(t *testing.T) { flushedInOrder(t, false) })
+}
+
+func flushedInOrder(t *testing.T, holdBack bool) {
+	var out bytes.Buffer
+	s := New(zktest.Shared(t).Addrs[0], Options{Out: &out, Err: &out, ConnectTimeout: 20 * time.Second})
+	if err := s.Connect(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if holdBack {
+		hold := make(chan struct{})
+		defer close(hold)
+		s.beforeEventWait = func() { <-hold } // as TestWatchEventsPrintedBeforeExecReturns: goroutines late
+	}
+	r := zktest.Root(t)
+	s.Exec("create " + r)
+	var want []string
+	for i := 1; i <= 8; i++ {
+		s.Exec(fmt.Sprintf("create %s/a%d", r, i))
+	}
+	for i := 1; i <= 8; i++ {
+		s.Exec(fmt.Sprintf("get -w %s/a%d", r, i))
+	}
+	for i := 8; i >= 1; i-- {
+		want = append(want, fmt.Sprintf("%s/a%d", r, i))
+	}
+	s.mu.Lock()
+	out.Reset()
+	s.mu.Unlock()
+	s.Exec("deleteall " + r)
+	s.mu.Lock()
+	printed := out.String()
+	s.mu.Unlock()
+	var got []string
+	for _, m := range regexp.MustCompile(`type:NodeDeleted path:(\S+)`).FindAllStringSubmatch(printed, -1) {
+		got = append(got, m[1])
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("deleteall's NodeDeleted events printed in the order\n%v\nthe server sent them in\n%v\noutput:\n%s", got, want, printed)
+	}
+}
