@@ -79,3 +79,33 @@ func recordedGrade(t *testing.T, rec Report) string {
 	}
 	return g
 }
+
+// TestAgainLineForEveryHandInReport (a new user's trial): a hand-in that
+// does not compile got a report without the "This hand-in again, here"
+// line, which README.md promises in each report.txt; so did a refused one
+// and one that never started a test (its compile or its suite's start
+// ran out of time). A variant's report
+// names no hand-in, and a grade of the checkout has none to name.
+func TestAgainLineForEveryHandInReport(t *testing.T) {
+	const want = "This hand-in again, here: make grade SUBMISSION=/tmp/class/dora PART=A5.1\n"
+	for _, rep := range []Report{
+		{Status: "compile-error", Compile: []string{"service.go:3:1: syntax error"}},
+		{Status: "refused", Problems: []string{`entry "../x" has a .. path element`}},
+		{Status: "timeout", Problems: []string{noCompile}},
+		{Status: "error", Problems: []string{"run 1: " + noManifest},
+			Parts: []PartGrade{{ID: "A5.1", Tests: []TestGrade{{Name: "Session", Points: 2, Status: "not started"}}}}},
+	} {
+		rep.Submission, rep.Origin, rep.Part, rep.Repeat = "dora", "/tmp/class/dora", "A5.1", 1
+		var b strings.Builder
+		printReport(&b, &rep)
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("%s report lacks %q:\n%s", rep.Status, want, b.String())
+		}
+		rep.Origin = ""
+		b.Reset()
+		printReport(&b, &rep)
+		if strings.Contains(b.String(), "This hand-in again") {
+			t.Errorf("%s report of the checkout names a hand-in:\n%s", rep.Status, b.String())
+		}
+	}
+}

@@ -29,6 +29,7 @@ func printReport(w io.Writer, rep *Report) {
 				fmt.Fprintf(w, "    %s\n", l)
 			}
 		}
+		printAgain(w, rep)
 		return
 	case "compile-error":
 		fmt.Fprintf(w, "\nDOES NOT COMPILE: no test was run. The compiler says:\n")
@@ -50,6 +51,7 @@ func printReport(w io.Writer, rep *Report) {
 	if rep.Status != "compile-error" {
 		printFailures(w, rep)
 	}
+	printAgain(w, rep)
 	if len(rep.Problems) > 0 {
 		fmt.Fprintf(w, "\nProblems outside the tests (panics, timeouts, the result channel):\n")
 		for _, l := range rep.Problems {
@@ -129,9 +131,15 @@ func printFailures(w io.Writer, rep *Report) {
 		}
 		fmt.Fprintf(w, "\nOne part's tests with their whole output: make grade-a5.1 ... make grade-a5.7%s\n", where)
 	}
-	// A hand-in with full marks is regraded too (a REF moved, hidden tests added).
+}
+
+// printAgain names the command that grades a hand-in here again, in every
+// report of one (README: each report.txt names it): a hand-in with full
+// marks is regraded too (a REF moved, hidden tests added), one that does not
+// compile or was refused is regraded after the instructor looked at why.
+func printAgain(w io.Writer, rep *Report) {
 	if rep.Origin != "" && rep.Variant == "" {
-		fmt.Fprintf(w, "This hand-in again, here: %s\n", againCommand(rep))
+		fmt.Fprintf(w, "\nThis hand-in again, here: %s\n", againCommand(rep))
 	}
 }
 
