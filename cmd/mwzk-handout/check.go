@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 	"zablab/internal/procs"
@@ -39,7 +40,9 @@ func makeTest(pkgs, what string) step {
 // what a student does: build, vet, make test and make grade on the
 // untouched stubs (0 points), then the same with the reference's files
 // copied into assignments/aufgabe5 (every point). Either make test must
-// pass within testLimit. The folder is removed unless keep is set.
+// pass within testLimit. The folder is removed after a check that passed
+// unless keep is set, and kept after one that failed: its test outputs,
+// grade.json and builds are what the instructor looks at next.
 // left are the files the handout left out: a build or vet failure names
 // the Go files among them, the usual cause.
 func check(root, archive, testPkgs string, keep bool, left []dropped, log io.Writer) (err error) {
@@ -49,9 +52,15 @@ func check(root, archive, testPkgs string, keep bool, left []dropped, log io.Wri
 	}
 	if keep {
 		fmt.Fprintf(log, "handout: keeping %s\n", tmp)
-	} else {
-		defer func() { err = errors.Join(err, os.RemoveAll(tmp)) }()
 	}
+	defer func() {
+		switch {
+		case err != nil:
+			err = fmt.Errorf("%w\nthe unpacked handout is kept in %s for a look (remove it when done)", err, tmp)
+		case !keep:
+			err = os.RemoveAll(tmp)
+		}
+	}()
 	f, err := os.Open(archive)
 	if err != nil {
 		return err
@@ -83,6 +92,25 @@ func check(root, archive, testPkgs string, keep bool, left []dropped, log io.Wri
 	fmt.Fprintf(log, "handout: make test took %s on the stubs and %s with the reference (limit %s each)\n", stubs, ref, testLimit)
 	return nil
 }
+
+// verify checks the archive o.out and, when the check fails, renames it
+// to <o.out>.failed: left under its own name it would look ready to hand
+// out (a later upload or a script globbing *.tar.gz would take it), and
+// renamed its bytes stay for a look. A passing build removes the name.
+func verify(root string, o options, left []dropped, log io.Writer) error {
+	err := check(root, o.out, o.testPkgs, o.keep, left, log)
+	if err == nil {
+		return nil
+	}
+	failed := o.out + failedSuffix
+	if rerr := os.Rename(o.out, failed); rerr != nil {
+		return errors.Join(err, fmt.Errorf("%w: moving the archive that failed aside: %w", errCheck, rerr))
+	}
+	return fmt.Errorf("%w\n%s failed its check: it is now %s", err, o.out, failed)
+}
+
+// failedSuffix marks an archive whose check failed.
+const failedSuffix = ".failed"
 
 // testAndGrade runs make test (within testLimit), then make grade, whose
 // report judge checks. It returns how long make test took.
@@ -153,10 +181,10 @@ func run(dir string, s step, limit time.Duration, log io.Writer) ([]byte, error)
 	out, err := procs.Run(cmd, limit)
 	took := time.Since(start).Round(100 * time.Millisecond)
 	if errors.Is(err, procs.ErrDeadline) {
-		return nil, fmt.Errorf("%w: %s in %s took longer than %s; stopped:\n%s", errCheck, s.name, dir, limit, tail(string(out), 60))
+		return nil, fmt.Errorf("%w: %s in %s took longer than %s; stopped:\n%s", errCheck, s.name, dir, limit, failureReport(string(out)))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s in %s: %v after %s:\n%s", errCheck, s.name, dir, err, took, tail(string(out), 60))
+		return nil, fmt.Errorf("%w: %s in %s: %v after %s:\n%s", errCheck, s.name, dir, err, took, failureReport(string(out)))
 	}
 	fmt.Fprintf(log, "handout: %s ok (%s)\n", s.name, took)
 	return out, nil
@@ -172,6 +200,36 @@ func studentEnv() []string {
 		env = append(env, kv)
 	}
 	return env
+}
+
+// failureLine is a line of go test's output that names what failed: a
+// test, a package, a panic, a race or a fatal error of the runtime.
+var failureLine = regexp.MustCompile(`^\s*--- FAIL: |^FAIL\t|^panic: |^fatal error: |^WARNING: DATA RACE`)
+
+// maxFailures bounds the failure lines shown: a broken package can fail
+// hundreds of subtests, and the first ones name it.
+const maxFailures = 40
+
+// failureReport is a failed step's output as the error shows it: the
+// lines naming what failed, collected from the whole output (make test's
+// runs thousands of lines, and its last ones are the passing packages
+// after the failing one), then the last lines for the context.
+func failureReport(out string) string {
+	var failed []string
+	for _, l := range strings.Split(out, "\n") {
+		if failureLine.MatchString(l) {
+			failed = append(failed, strings.TrimRight(l, "\r"))
+		}
+	}
+	if len(failed) == 0 {
+		return tail(out, 60)
+	}
+	more := ""
+	if len(failed) > maxFailures {
+		more = fmt.Sprintf("\n  ... and %d more", len(failed)-maxFailures)
+		failed = failed[:maxFailures]
+	}
+	return "what failed:\n  " + strings.Join(failed, "\n  ") + more + "\nthe output's last lines:\n" + tail(out, 60)
 }
 
 // tail returns the last n lines of s.

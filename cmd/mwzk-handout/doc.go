@@ -16,7 +16,10 @@
 // folder, as a student would, and runs there: go build ./..., go vet ./...,
 // make test on --test-pkgs, and make grade, which must report 0 points for
 // the untouched stubs. Every step prints one progress line; any failure
-// stops with the step's output and a non-zero exit.
+// stops with a non-zero exit and the step's failing tests, packages and
+// panics, then its output's last lines. A failed check keeps its temporary
+// folder (the error names it) and renames the archive <out>.failed, so that
+// no archive that failed its check is left under the name of a good one.
 //
 // The same command keeps the student's tree honest: --parity compares
 // assignments/aufgabe5 with solutions/aufgabe5 (same files, same top-level

@@ -98,7 +98,7 @@ func run1(args []string, log io.Writer) error {
 	if !o.check {
 		return nil
 	}
-	if err := check(root, o.out, o.testPkgs, o.keep, left, log); err != nil {
+	if err := verify(root, o, left, log); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "handout: %s is ready\n", o.out)
@@ -144,6 +144,10 @@ func build(root string, o options, log io.Writer) ([]dropped, error) {
 		return nil, err
 	}
 	if err := os.WriteFile(o.out, buf.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	// An earlier run's failed archive beside this one would confuse which is which.
+	if err := os.Remove(o.out + failedSuffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
 	fmt.Fprintf(log, "handout: wrote %s (%d KiB)\n", o.out, buf.Len()>>10)
