@@ -9,8 +9,11 @@
 // only instructors get: solutions/ (the reference and its known-bad
 // variants), handout/ itself, this command and its make file, and any Go
 // file that imports zablab/solutions (such a file must be one a package can
-// do without, e.g. cmd/mwzk-server's impls_solution.go). The archive is
-// reproducible: sorted entries, one fixed time, no owner.
+// do without, e.g. cmd/mwzk-server's impls_solution.go). The handout gets
+// its own README.md (student-readme.md), and the few sentences of its docs
+// that are true of the instructors' tree only are rewritten (studentEdits
+// in student.go; a sentence no longer found stops the build). The archive
+// is reproducible: sorted entries, one fixed time, no owner.
 //
 // With --check (the default) it then unpacks the archive into a temporary
 // folder, as a student would, and runs there: go build ./..., go vet ./...,

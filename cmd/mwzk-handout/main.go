@@ -116,7 +116,9 @@ func build(root string, o options, log io.Writer) ([]dropped, error) {
 	if err != nil {
 		return nil, err
 	}
-	kept = forStudents(kept)
+	if kept, err = forStudents(kept); err != nil {
+		return nil, err
+	}
 	v, err := versionEntry(root, o.rev)
 	if err != nil {
 		return nil, err

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -14,14 +16,44 @@ import (
 //go:embed student-readme.md
 var studentReadme []byte
 
-// forStudents gives the handout its own README.md.
-func forStudents(kept []file) []file {
+// studentEdit replaces, in one file of the handout, a sentence that is
+// true of the instructors' tree only.
+type studentEdit struct {
+	path, old, new string
+}
+
+// studentEdits are the sentences the handout says otherwise. A sentence
+// that is no longer found fails the build: the doc changed, and the edit
+// must follow it rather than let the instructors' text through.
+var studentEdits = []studentEdit{
+	// The handout's mwzk-server has no reference compiled in: the
+	// students' Service is all it runs, and the default.
+	{"docs/operations.md",
+		"(`--impl assignment` runs the students' Service instead of the reference, the default;",
+		"(It runs your Service, `assignments/aufgabe5`: without `--impl`, and with `--impl assignment`;"},
+}
+
+// errStudentEdit is a studentEdits sentence the handout's file lacks.
+var errStudentEdit = errors.New("a sentence the handout rewrites is gone")
+
+// forStudents gives the handout its own README.md and applies
+// studentEdits.
+func forStudents(kept []file) ([]file, error) {
 	for i, f := range kept {
 		if f.path == "README.md" {
 			kept[i].data = studentReadme
 		}
+		for _, e := range studentEdits {
+			if e.path != f.path {
+				continue
+			}
+			if !bytes.Contains(kept[i].data, []byte(e.old)) {
+				return nil, fmt.Errorf("%w: %s no longer says %q (edit cmd/mwzk-handout/student.go's studentEdits)", errStudentEdit, e.path, e.old)
+			}
+			kept[i].data = bytes.Replace(kept[i].data, []byte(e.old), []byte(e.new), 1)
+		}
 	}
-	return kept
+	return kept, nil
 }
 
 // instructorWords are what a student's text must not mention: things the

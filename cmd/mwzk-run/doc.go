@@ -2,11 +2,15 @@
 // one mwzk-server process per peer file of a folder, with every line a
 // peer prints prefixed by its name.
 //
-//	mwzk-run --ensemble testdata/ensemble3 [--bin bin/mwzk-server] [--impl solution]
+//	mwzk-run --ensemble testdata/ensemble3 [--bin bin/mwzk-server] [--impl solution|assignment]
 //
 // For each file peerN.properties of the folder it runs
 //
-//	<bin> --config <folder>/peerN.properties --impl <impl>
+//	<bin> --config <folder>/peerN.properties [--impl <impl>]
+//
+// Without --impl the server runs its own default: the reference where it is
+// compiled in (cmd/mwzk-server's impls_solution.go), else the student's
+// Service, as in the student's handout, which has no reference.
 //
 // prints "[peerN] " before each line of that process's standard output and
 // error, and then a banner that says how to connect (make cli, Debian's

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -12,61 +14,91 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// flags are mwzk-run's command line.
+type flags struct {
+	dir, bin, impl, traceDir string
+	stopOnFailure, color     bool
+	stopTimeout              time.Duration
+}
+
+// parseFlags reads the command line. --impl has no default of its own: a
+// reference named here would be refused by a server built without it (the
+// student's handout has no solutions/), so without --impl the server picks,
+// and it knows what was compiled into it (cmd/mwzk-server's impls).
+func parseFlags(args []string, stderr io.Writer) (flags, error) {
+	var f flags
+	fs := pflag.NewFlagSet("mwzk-run", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.dir, "ensemble", "testdata/ensemble3", "folder of peer<N>.properties files, one per peer")
+	fs.StringVar(&f.bin, "bin", "bin/mwzk-server", "the server binary to run once per peer")
+	fs.StringVar(&f.impl, "impl", "", "passed on as --impl: solution (the reference) or assignment (your code in assignments/aufgabe5); empty: not passed, the server's default (the reference where it is compiled in, else assignment)")
+	fs.BoolVar(&f.stopOnFailure, "stop-on-failure", false, "stop all peers when one exits unexpectedly")
+	fs.DurationVar(&f.stopTimeout, "stop-timeout", 10*time.Second, "after Ctrl-C, how long peers may take before they are killed")
+	fs.BoolVar(&f.color, "color", isTerminal(os.Stdout), "color the [peerN] prefixes (default: when standard output is a terminal)")
+	fs.StringVar(&f.traceDir, "trace-dir", "", "passed on as --trace-dir: each peer writes its Zab trace there (old traces of these peers are removed first)")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	if fs.NArg() > 0 {
+		return f, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	return f, checkImpl(f.impl)
+}
+
+// serverArgs are the flags every peer's server gets after --config.
+func serverArgs(f flags) []string {
+	var extra []string
+	if f.impl != "" {
+		extra = []string{"--impl", f.impl}
+	}
+	if f.traceDir != "" {
+		extra = append(extra, "--trace-dir", f.traceDir)
+	}
+	return extra
+}
+
 func main() {
-	dir := pflag.String("ensemble", "testdata/ensemble3", "folder of peer<N>.properties files, one per peer")
-	bin := pflag.String("bin", "bin/mwzk-server", "the server binary to run once per peer")
-	impl := pflag.String("impl", "solution", "passed on as --impl: solution (reference) or assignment (your stubs); empty: not passed")
-	stopOnFailure := pflag.Bool("stop-on-failure", false, "stop all peers when one exits unexpectedly")
-	stopTimeout := pflag.Duration("stop-timeout", 10*time.Second, "after Ctrl-C, how long peers may take before they are killed")
-	color := pflag.Bool("color", isTerminal(os.Stdout), "color the [peerN] prefixes (default: when standard output is a terminal)")
-	traceDir := pflag.String("trace-dir", "", "passed on as --trace-dir: each peer writes its Zab trace there (old traces of these peers are removed first)")
-	pflag.Parse()
-	if pflag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "mwzk-run: unexpected arguments %q\n", pflag.Args())
+	f, err := parseFlags(os.Args[1:], os.Stderr)
+	if errors.Is(err, pflag.ErrHelp) {
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mwzk-run:", err)
 		os.Exit(2)
 	}
-	peers, err := findPeers(*dir)
+	peers, err := findPeers(f.dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mwzk-run:", err)
 		os.Exit(1)
 	}
-	if err := checkImpl(*impl); err != nil {
-		fmt.Fprintln(os.Stderr, "mwzk-run:", err)
-		os.Exit(2)
-	}
-	if err := portsFree(*dir, peers); err != nil {
+	if err := portsFree(f.dir, peers); err != nil {
 		fmt.Fprintln(os.Stderr, "mwzk-run:", err)
 		os.Exit(1)
 	}
-	if _, err := os.Stat(*bin); err != nil {
-		fmt.Fprintf(os.Stderr, "mwzk-run: server binary %s: %v (build it with: go build -o bin/ ./cmd/mwzk-server; make run does)\n", *bin, err)
+	if _, err := os.Stat(f.bin); err != nil {
+		fmt.Fprintf(os.Stderr, "mwzk-run: server binary %s: %v (build it with: go build -o bin/ ./cmd/mwzk-server; make run does)\n", f.bin, err)
 		os.Exit(1)
 	}
-	var extra []string
-	if *impl != "" {
-		extra = []string{"--impl", *impl}
-	}
-	if *traceDir != "" {
-		if err := freshTraces(*traceDir, peers); err != nil {
+	if f.traceDir != "" {
+		if err := freshTraces(f.traceDir, peers); err != nil {
 			fmt.Fprintln(os.Stderr, "mwzk-run:", err)
 			os.Exit(1)
 		}
-		extra = append(extra, "--trace-dir", *traceDir)
 	}
 	l := &launcher{
-		con:           &console{w: os.Stdout, color: *color},
-		bin:           *bin,
-		extra:         extra,
+		con:           &console{w: os.Stdout, color: f.color},
+		bin:           f.bin,
+		extra:         serverArgs(f),
 		peers:         peers,
-		stopOnFailure: *stopOnFailure,
-		stopTimeout:   *stopTimeout,
+		stopOnFailure: f.stopOnFailure,
+		stopTimeout:   f.stopTimeout,
 	}
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	code := l.run(sigs, readCommands(os.Stdin))
-	if *traceDir != "" {
+	if f.traceDir != "" {
 		l.con.say("the peers' traces are in %s; draw them: make trace-html (./bin/zab-trace --html %s %s)",
-			*traceDir, filepath.Join(*traceDir, "run.html"), filepath.Join(*traceDir, "peer*.trace"))
+			f.traceDir, filepath.Join(f.traceDir, "run.html"), filepath.Join(f.traceDir, "peer*.trace"))
 	}
 	os.Exit(code)
 }
