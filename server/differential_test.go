@@ -209,7 +209,7 @@ func scriptWatches(c *zk.Conn, tr *transcript) {
 // ZooKeeper's. One difference is known and accepted: after a child is
 // deleted, ZooKeeper 3.8's next sequential name is one lower than the
 // parent's cversion (both count the delete in cversion), while the course
-// defines the suffix as the parent's cversion (docs/decisions.md). The
+// defines the suffix as the parent's cversion (the sheet's rule). The
 // lines that show such names compare with the 10-digit suffixes masked.
 func acceptedDiff(want, got string) bool {
 	for _, p := range []string{"seq after delete:", "seq trailing slash:", "children2 /r:"} {

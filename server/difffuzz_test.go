@@ -474,7 +474,7 @@ var fzSeqDigits = regexp.MustCompile(`[0-9]{10}`)
 var fzQuoted = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
 
 // fzAlike compares two transcript lines, sequential suffixes masked. One
-// difference is deliberate (docs/decisions.md): for a path
+// difference is deliberate: for a path
 // mwzookeeper.ValidatePath refuses, ours answers BadArguments, as the
 // sheet asks, where ZooKeeper, which looks at the parent, its permission
 // or the ACL first (or, for getChildren2 and getACL, never validates the

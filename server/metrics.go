@@ -56,7 +56,7 @@ func (c figureCollector) Collect(ch chan<- prometheus.Metric) {
 // metricName is ZooKeeper's name for a figure, except that a gauge may
 // not end in _count (promtool's check refuses it, and ZooKeeper's own
 // provider fails that check): znode_count is znodes, watch_count
-// watches, and so on (docs/decisions.md).
+// watches, and so on.
 func metricName(key string) string {
 	if n, ok := renamed[key]; ok {
 		return n

@@ -114,7 +114,7 @@ func (s *Server) newReadOnlySession() int64 {
 
 // connectReadOnly answers a read-only client's connect request while the
 // replica is in read-only mode, without the Service. A client that brings
-// a session keeps its id and password (see docs/decisions.md: ZooKeeper
+// a session keeps its id and password (a deliberate difference: ZooKeeper
 // 3.8 closes such a connection when the session is a global one); a new
 // one gets a fresh id and password. The timeout is negotiated as usual.
 func (c *conn) connectReadOnly(creq wire.ConnectRequest) bool {

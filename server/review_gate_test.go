@@ -8,7 +8,7 @@ import (
 	"github.com/go-zookeeper/zk"
 )
 
-// TestStubNeverSeesAContainerAsAPlainCreate: docs/decisions.md says the
+// TestStubNeverSeesAContainerAsAPlainCreate: the design says the
 // server answers containers and TTL nodes Unimplemented itself for a
 // Service whose BeyondTheSheet is false, "so a student's Service never
 // sees them (a container must never become a plain node because a stub

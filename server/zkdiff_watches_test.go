@@ -102,7 +102,7 @@ func TestSetWatchesAsZooKeeper(t *testing.T) {
 	got := setWatchesScript(t, startA5(t, "").Addr().String())
 	want := setWatchesScript(t, realzk.StartTWith(t))
 	// Events carry the zxid of their change here, as ZooKeeper 3.9 sends
-	// (3.8 sends -1; docs/decisions.md): the header zxid is left out.
+	// (3.8 sends -1; a deliberate difference): the header zxid is left out.
 	againstZooKeeper(t, want, got, func(w, g string) bool {
 		return headerZxid.ReplaceAllString(w, "") == headerZxid.ReplaceAllString(g, "")
 	})

@@ -213,7 +213,7 @@ func TestSessionsAsZooKeeper(t *testing.T) {
 	got := sessionScript(t, startA5(t, "").Addr().String())
 	want := sessionScript(t, realzk.StartTWith(t))
 	// A reconnect asking another timeout keeps the session's own here;
-	// ZooKeeper negotiates it again (docs/decisions.md).
+	// ZooKeeper negotiates it again (a deliberate difference).
 	againstZooKeeper(t, want, got, alikeBut("same session, timeout 8000:"))
 }
 

@@ -27,7 +27,8 @@ func (l *slowRemoveLog) RemoveBefore(z core.Zxid) error {
 }
 
 // Removing the log files an older snapshot made unnecessary took 30-130 ms
-// on the protocol goroutine (docs/performance.md), and every write waited.
+// on the protocol goroutine (measured under make bench's load), and every
+// write waited.
 // Deliveries must go on while the removal is still under way.
 func TestDeliveriesGoOnWhileOldLogFilesAreRemoved(t *testing.T) {
 	slow := &slowRemoveLog{entered: make(chan struct{}), release: make(chan struct{})}

@@ -11,8 +11,8 @@ import (
 	"zablab/internal/wait"
 )
 
-// Regression tests of issue 7's four bugs; each failed on the code before
-// the fix (see docs/decisions.md, 2026-11-23).
+// Regression tests of issue 7's four bugs (found in a review on
+// 2026-11-23); each failed on the code before the fix.
 
 // Bug 1: Shutdown must return while Deliver calls Propose.
 func TestShutdownWhileDeliverProposes(t *testing.T) {

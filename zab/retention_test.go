@@ -10,7 +10,7 @@ import (
 	"zablab/internal/wait"
 )
 
-// docs/decisions.md (bug 4): after snapshot k the runtime calls
+// Issue 7's bug 4: after snapshot k the runtime calls
 // Store.Compact(prev), so at most two own snapshots remain. The snapshotter
 // learns prev from the snapshot it restores on Startup: a peer restarted
 // after each snapshot must still compact its snapshots and log files.

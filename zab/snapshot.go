@@ -96,7 +96,7 @@ func (s *snapshotter) maybeTake(n *node) {
 		if err == nil && prev != 0 {
 			// After the callbacks are released and off the protocol
 			// goroutine: unlinking a 64 MiB log file took 30-130 ms, which
-			// stalled every write (docs/performance.md). Snapshots below
+			// stalled every write (measured under load). Snapshots below
 			// prev go with the log files: without the log after them they
 			// are no fallback (a restore would have a gap).
 			if err := n.store.Compact(prev); err != nil {

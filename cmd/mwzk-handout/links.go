@@ -38,3 +38,28 @@ func brokenLinks(kept []file) []string {
 	}
 	return out
 }
+
+// docsMention is a path of a page under docs/ named in any text: a Go
+// comment's "(docs/decisions.md)" as much as a Markdown link.
+var docsMention = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-])(docs/[A-Za-z0-9_./-]*\.md)\b`)
+
+// missingDocs lists "file:line: docs/x.md" for every mention, in any file
+// of the handout, of a docs page the handout leaves out: a student's code
+// and docs must not point to a page only instructors have.
+func missingDocs(kept []file) []string {
+	have := map[string]bool{}
+	for _, f := range kept {
+		have[f.path] = true
+	}
+	var out []string
+	for _, f := range kept {
+		for i, line := range strings.Split(string(f.data), "\n") {
+			for _, m := range docsMention.FindAllStringSubmatch(line, -1) {
+				if !have[m[1]] {
+					out = append(out, fmt.Sprintf("%s:%d: %s", f.path, i+1, m[1]))
+				}
+			}
+		}
+	}
+	return out
+}

@@ -130,6 +130,9 @@ func build(root string, o options, log io.Writer) ([]dropped, error) {
 	if b := brokenLinks(kept); len(b) > 0 {
 		return nil, fmt.Errorf("%w: the handout's docs link what it leaves out:\n  %s", errCheck, strings.Join(b, "\n  "))
 	}
+	if m := missingDocs(kept); len(m) > 0 {
+		return nil, fmt.Errorf("%w: the handout's files mention docs it leaves out:\n  %s", errCheck, strings.Join(m, "\n  "))
+	}
 	fmt.Fprintf(log, "handout: %d tracked files, %d for students, %d left out\n", len(files), len(kept), len(left))
 	for _, why := range summarize(left) {
 		fmt.Fprintf(log, "handout:   left out %s\n", why)

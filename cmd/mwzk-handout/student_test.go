@@ -51,3 +51,29 @@ func TestStudentEditOfAChangedDocFails(t *testing.T) {
 		t.Errorf("forStudents of a reworded doc: %v, want errStudentEdit naming docs/operations.md", err)
 	}
 }
+
+// TestHandoutMentionsOnlyItsOwnDocs (a new user's trial): the handout's
+// docs/zab.md and code comments (server/metrics.go, zab/snapshot.go,
+// internal/gradeseal/doc.go, ...) sent students to docs/decisions.md and
+// docs/performance.md, which only instructors have. Every docs/*.md the
+// handout's files mention must be in it.
+func TestHandoutMentionsOnlyItsOwnDocs(t *testing.T) {
+	if m := missingDocs(handoutFiles(t)); len(m) > 0 {
+		t.Errorf("the handout mentions docs it leaves out:\n  %s", strings.Join(m, "\n  "))
+	}
+}
+
+// TestMissingDocsFindsMentions: a docs page named in a Go comment or in
+// prose is found wherever it stands; a kept page, a longer path that only
+// ends in docs/x.md, and a page's name without docs/ are not.
+func TestMissingDocsFindsMentions(t *testing.T) {
+	kept := []file{
+		{path: "zab/snapshot.go", data: []byte("package zab\n\n// stalled writes (docs/performance.md). See docs/zab.md.\n")},
+		{path: "docs/zab.md", data: []byte("# Zab\nfencing off (see docs/decisions.md)\nother/docs/x.md and decisions.md\n")},
+	}
+	got := missingDocs(kept)
+	want := []string{"zab/snapshot.go:3: docs/performance.md", "docs/zab.md:2: docs/decisions.md"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("missingDocs = %q, want %q", got, want)
+	}
+}

@@ -12,7 +12,10 @@
 // this package, unsafe, reflect, runtime, os, syscall or uses
 // //go:linkname, so the key stays out of its reach. Printing fake test
 // output (go test's own "--- PASS" or -json lines) earns nothing: it is not
-// signed. docs/decisions.md states the threat model and its limits.
+// signed. Its limits: graded code can still change exported variables of
+// the packages it may import (mwzookeeper.ErrNoNode, say) to confuse a
+// check, which a reviewer sees in the code; a grade is as good as the
+// suite's checks of behaviour.
 //
 // Outside mwzk-grade (no MWZK_GRADE_SEAL in the environment) the package
 // does nothing and Enabled reports false.

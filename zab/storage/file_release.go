@@ -14,7 +14,7 @@ import (
 // a file system mounted with online discard (common on virtual machines)
 // the next journal commit then trims all of them, and every fdatasync on
 // that file system waits for it: unlinking a 64 MiB log file stalled the
-// other peers' syncs by 10-30 ms (docs/performance.md). So a file that is
+// other peers' syncs by 10-30 ms (measured under load). So a file that is
 // to go is first renamed out of the log (retire, durable when RemoveBefore
 // returns), then shrunk a step at a time with a pause between steps, and
 // only then unlinked, on a goroutine of the log's own (releaser): no
