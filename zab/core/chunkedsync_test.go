@@ -15,32 +15,7 @@ import (
 // first) would beat a peer of the older epoch that holds entries committed
 // there, and as leader it would truncate them away.
 func TestChunkedSyncCrashKeepsCommittedEntries(t *testing.T) {
-	cl := newCluster(t, 3, 0)
-	cl.start(2, 3)
-	cl.until("2 and 3 settle", 60, cl.settled)
-	l := cl.leader()
-	g := uint64(5) - l // the other of 2 and 3
-	big := make([]byte, 3<<20)
-	var vals []uint64
-	for i := 0; i < 5; i++ {
-		cl.nextVal++
-		data := append(binary.BigEndian.AppendUint64(nil, cl.nextVal), big...)
-		if _, err := cl.nodes[l].c.Propose(data, cl.now); err != nil {
-			t.Fatal(err)
-		}
-		cl.process(cl.nodes[l])
-		cl.deliver()
-		vals = append(vals, cl.nextVal)
-	}
-	has := func(ids ...uint64) bool {
-		for _, id := range ids {
-			if len(cl.nodes[id].app) != len(vals) {
-				return false
-			}
-		}
-		return true
-	}
-	cl.until("all 5 values committed and delivered on 2 and 3", 20, func() bool { return has(2, 3) })
+	cl, l, g, vals, has := bigHistory(t)
 
 	// The follower of epoch 1 goes down with every committed entry on disk.
 	cl.crash(g)
@@ -81,32 +56,7 @@ func TestChunkedSyncCrashKeepsCommittedEntries(t *testing.T) {
 // election against the old follower that holds every committed entry, and
 // truncate them.
 func TestChunkedSyncLeaderFailsKeepsCommittedEntries(t *testing.T) {
-	cl := newCluster(t, 3, 0)
-	cl.start(2, 3)
-	cl.until("2 and 3 settle", 60, cl.settled)
-	l := cl.leader()
-	g := uint64(5) - l
-	big := make([]byte, 3<<20)
-	var vals []uint64
-	for i := 0; i < 5; i++ {
-		cl.nextVal++
-		data := append(binary.BigEndian.AppendUint64(nil, cl.nextVal), big...)
-		if _, err := cl.nodes[l].c.Propose(data, cl.now); err != nil {
-			t.Fatal(err)
-		}
-		cl.process(cl.nodes[l])
-		cl.deliver()
-		vals = append(vals, cl.nextVal)
-	}
-	has := func(ids ...uint64) bool {
-		for _, id := range ids {
-			if len(cl.nodes[id].app) != len(vals) {
-				return false
-			}
-		}
-		return true
-	}
-	cl.until("all 5 values committed and delivered on 2 and 3", 20, func() bool { return has(2, 3) })
+	cl, l, g, vals, has := bigHistory(t)
 	cl.crash(g)
 	cl.nodes[1].crashOn = func(n *node, rd *core.Ready) bool {
 		if len(rd.Entries) > 0 {
@@ -127,4 +77,38 @@ func TestChunkedSyncLeaderFailsKeepsCommittedEntries(t *testing.T) {
 			vals, cl.values(1), g, cl.values(g), cl.leader())
 	}
 	cl.agree()
+}
+
+// bigHistory starts peers 2 and 3 of three and commits five values of 3
+// MiB each: a history that takes two NEWLEADER-sized parts. It returns the
+// leader l, the other peer g, the values and has (whether peers delivered
+// them all).
+func bigHistory(t *testing.T) (cl *cluster, l, g uint64, vals []uint64, has func(ids ...uint64) bool) {
+	t.Helper()
+	cl = newCluster(t, 3, 0)
+	cl.start(2, 3)
+	cl.until("2 and 3 settle", 60, cl.settled)
+	l = cl.leader()
+	g = uint64(5) - l // the other of 2 and 3
+	big := make([]byte, 3<<20)
+	for i := 0; i < 5; i++ {
+		cl.nextVal++
+		data := append(binary.BigEndian.AppendUint64(nil, cl.nextVal), big...)
+		if _, err := cl.nodes[l].c.Propose(data, cl.now); err != nil {
+			t.Fatal(err)
+		}
+		cl.process(cl.nodes[l])
+		cl.deliver()
+		vals = append(vals, cl.nextVal)
+	}
+	has = func(ids ...uint64) bool {
+		for _, id := range ids {
+			if len(cl.nodes[id].app) != len(vals) {
+				return false
+			}
+		}
+		return true
+	}
+	cl.until("all 5 values committed and delivered on 2 and 3", 20, func() bool { return has(2, 3) })
+	return cl, l, g, vals, has
 }
