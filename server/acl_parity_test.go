@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -43,14 +42,6 @@ func TestACLsTTLAndContainersAsZooKeeper(t *testing.T) {
 	got := parityScript(t, ours.addrs)
 	t.Logf("%d steps compared", len(want))
 	sameLines(t, want, got)
-}
-
-func aclText(acl []zk.ACL) string {
-	var b strings.Builder
-	for _, a := range acl {
-		fmt.Fprintf(&b, "[%d %s:%s]", a.Perms, a.Scheme, a.ID)
-	}
-	return b.String()
 }
 
 // parityScript is the script. Its clients: anon (no auth), alice (digest

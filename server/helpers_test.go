@@ -193,3 +193,12 @@ func (s *scripter) note(step string, err error, what ...any) {
 	}
 	s.out = append(s.out, step+": "+res)
 }
+
+// aclText prints an ACL as the differential scripts compare it.
+func aclText(acl []zk.ACL) string {
+	var b strings.Builder
+	for _, a := range acl {
+		fmt.Fprintf(&b, "[%d %s:%s]", a.Perms, a.Scheme, a.ID)
+	}
+	return b.String()
+}
