@@ -27,7 +27,7 @@ func graderFiles(root string, leave ...string) ([]string, error) {
 	if out, err := gitOut(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"); err == nil {
 		var files []string
 		for _, f := range strings.Split(out, "\x00") {
-			if f != "" && !isSkipped(f) {
+			if f != "" && !isSkipped(f) && !studentsTest(f) {
 				if fi, err := os.Lstat(filepath.Join(root, f)); err == nil && fi.Mode().IsRegular() {
 					files = append(files, f)
 				}
@@ -49,7 +49,7 @@ func graderFiles(root string, leave ...string) ([]string, error) {
 		if d.IsDir() && rel != "." && isSkipped(rel) {
 			return filepath.SkipDir
 		}
-		if d.Type().IsRegular() {
+		if d.Type().IsRegular() && !studentsTest(rel) {
 			files = append(files, rel)
 		}
 		return nil
@@ -93,6 +93,16 @@ func skipper(root string, leave []string) func(rel string) bool {
 		}
 		return false
 	}
+}
+
+// studentsTest: rel is a test file of the graded folder other than the
+// grader's own (a student's test in the checkout). It is no part of the
+// grader: graded code is compiled with the suite alone, as from a hand-in,
+// and a student's test that would not compile there, or that knows the
+// suite's package, cannot change a grade.
+func studentsTest(rel string) bool {
+	rest, ok := strings.CutPrefix(rel, gradedDir)
+	return ok && !strings.Contains(rest, "/") && strings.HasSuffix(rest, "_test.go") && rest != graderTestFile
 }
 
 // isGraded: rel is a file the submission replaces (a non-test Go file of the

@@ -162,7 +162,7 @@ func (x *ens) submit(i int, req *mwzookeeper.Request, hook func(*mwzookeeper.Res
 }
 
 // noReply is what a test got when no reply came: the usual causes.
-const noReply = "none (reply was never called: Submit blocked, the request was lost, or its Deliver never ran or blocked)"
+const noReply = "none (reply was never called: Submit blocked, the request was lost, its Deliver never ran or blocked, or the code that replies dropped it (answer in order.go))"
 
 // await waits for a reply to req, failing the test after replyTimeout.
 func (x *ens) await(i int, req *mwzookeeper.Request, ch <-chan reply) reply {
