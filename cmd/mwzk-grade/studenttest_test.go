@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -13,17 +11,8 @@ import (
 // test (the copy without the grader's test file still had a test), and a
 // self-grade compiled the student's tests into the suite.
 func TestStudentsOwnTestsAreNoGraderFiles(t *testing.T) {
-	root := t.TempDir()
-	for _, f := range []string{"go.mod", gradedDir + "service.go", gradedDir + graderTestFile,
-		gradedDir + "my_test.go", gradedDir + "sub/helper_test.go", "zab/zab_test.go"} {
-		p := filepath.Join(root, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("package x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := scratchCheckout(t, "go.mod", gradedDir+"service.go", gradedDir+graderTestFile,
+		gradedDir+"my_test.go", gradedDir+"sub/helper_test.go", "zab/zab_test.go")
 	files, err := graderFiles(root)
 	if err != nil {
 		t.Fatal(err)

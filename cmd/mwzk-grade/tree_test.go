@@ -12,17 +12,7 @@ import (
 // skipped folders': make test's .testtmp, where builds come and go while
 // other tests grade, never goes into a grading copy.
 func TestGraderFilesOfAHandoutSkipScratch(t *testing.T) {
-	root := t.TempDir()
-	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(root)) // no repository above root either
-	for _, f := range []string{"go.mod", "assignments/aufgabe5/service.go", ".testtmp/go-build1/b001/_testmain.go", "grades/alice/grade.json", "bin/mwzk-server"} {
-		p := filepath.Join(root, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := scratchCheckout(t, "go.mod", "assignments/aufgabe5/service.go", ".testtmp/go-build1/b001/_testmain.go", "grades/alice/grade.json", "bin/mwzk-server")
 	files, err := graderFiles(root)
 	if err != nil {
 		t.Fatal(err)
@@ -89,4 +79,23 @@ func TestHandInsWhereGoLooks(t *testing.T) {
 			t.Errorf("seenByGoTool(%s) = %v, want %v", dir, got, want)
 		}
 	}
+}
+
+// scratchCheckout writes the files (slash paths) into a fresh folder that
+// is no git repository (make test's temp folder lies inside the checkout,
+// whose git would answer for it) and returns it.
+func scratchCheckout(t *testing.T, files ...string) string {
+	t.Helper()
+	root := t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(root)) // no repository above root either
+	for _, f := range files {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("package x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }
