@@ -109,7 +109,7 @@ func (c *Core) stepPropose(m Message) {
 		prev = e.Zxid
 	}
 	c.fol.needAck = true
-	if nl := c.fol.nl; nl != nil && c.log.last() >= c.fol.syncTo {
+	if nl := c.fol.nl; nl != nil && c.log.last() >= nl.LastZxid {
 		c.finishSync(nl)
 	}
 }

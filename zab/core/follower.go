@@ -13,10 +13,9 @@ type followerState struct {
 	pending   []Entry
 	pendSent  int    // tick pending requests were last sent
 	baseSeq   uint64 // first sequence number of our requests in this attempt
-	// A NEWLEADER whose history continues in PROPOSE: nl waits until the
-	// log reaches syncTo (synchronization.go).
-	syncTo Zxid
-	nl     *Message
+	// nl is a NEWLEADER whose history continues in PROPOSE: it waits
+	// until the log reaches nl.LastZxid (synchronization.go).
+	nl *Message
 }
 
 // becomeFollower starts discovery with leader.

@@ -67,7 +67,7 @@ func (c *Core) stepNewLeader(m Message) {
 		// over a prefix of the epoch's initial history would win the next
 		// election against a peer holding entries committed before, and
 		// truncate them.
-		c.fol.syncTo, c.fol.nl = m.LastZxid, &m
+		c.fol.nl = &m
 		return
 	}
 	c.finishSync(&m)
@@ -77,7 +77,7 @@ func (c *Core) stepNewLeader(m Message) {
 // in the log (ZooKeeper's follower likewise takes it at NEWLEADER, which
 // comes after the history).
 func (c *Core) finishSync(nl *Message) {
-	c.fol.syncTo, c.fol.nl = 0, nil
+	c.fol.nl = nil
 	c.stable.CurrentEpoch = nl.Epoch
 	c.persistStable()
 	c.sendAckLD()
