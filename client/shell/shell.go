@@ -50,8 +50,12 @@ type Shell struct {
 	// taken are one-shot events taken from their channels and not yet
 	// printed, guarded by mu; flushing says Exec is collecting them
 	// (flushEvents), so that nothing prints them out of order meanwhile.
-	taken      []client.Event
-	flushing   bool
+	taken    []client.Event
+	flushing bool
+	// held are the done channels of replaced watches whose goroutine had
+	// taken its event but not yet handed it over, guarded by mu: they
+	// count as busy (claimAll) until they are done.
+	held       []<-chan struct{}
 	persistent map[string]uint64 // path: the generation (persistGen) of the registration that prints
 	persistGen uint64
 	servers    string
@@ -259,8 +263,12 @@ func (s *Shell) watch(key string, ch <-chan client.Event) {
 	// then it is over (claim took its event, or its goroutine has it),
 	// and ch waits for a later event.
 	if old, ok := s.armed[key]; ok {
-		if fired, _ := s.claim(old); !fired {
+		fired, busy := s.claim(old)
+		if !fired {
 			return // still waiting
+		}
+		if busy != nil {
+			s.held = append(s.held, busy)
 		}
 	}
 	if s.armed == nil {
@@ -307,7 +315,8 @@ func (s *Shell) claim(w *oneShot) (fired bool, busy <-chan struct{}) {
 // claimAll claims every armed watch that has fired, with s.mu held, and
 // returns the done channels of the goroutines that still hold an event.
 func (s *Shell) claimAll() []<-chan struct{} {
-	var busy []<-chan struct{}
+	s.held = slices.DeleteFunc(s.held, isClosed)
+	busy := slices.Clone(s.held)
 	for key, w := range s.armed {
 		fired, b := s.claim(w)
 		if fired {
@@ -318,6 +327,15 @@ func (s *Shell) claimAll() []<-chan struct{} {
 		}
 	}
 	return busy
+}
+
+func isClosed(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
 }
 
 // printTaken prints the taken events in the handle's order, with s.mu
