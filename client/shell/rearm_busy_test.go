@@ -81,4 +81,3 @@ func TestRearmWaitsForABusyGoroutine(t *testing.T) {
 		runtime.Gosched()
 	}
 }
-
