@@ -12,6 +12,7 @@ import (
 // style inline: a student opens it from a file, nothing is fetched.
 var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{
 	"replay": replayHint,
+	"again":  againLine,
 	"pct": func(s Score) int {
 		if s.Possible == 0 {
 			return 0
@@ -54,6 +55,7 @@ code{background:#f0f0f0;padding:0 .2em}
 {{end}}</pre>{{end}}{{end}}
 {{if .Ignored}}<h2>Ignored</h2><p>Only <code>{{.GradedDir}}*.go</code> is graded, with the grader's own tests.</p><pre>{{range .Ignored}}{{.}}
 {{end}}</pre>{{end}}
+{{with again .}}<p>This hand-in again, here: <code>{{.}}</code></p>{{end}}
 <p class="meta">Graded files in <code>{{.GradedDir}}</code>: {{range .Files}}<code>{{.}}</code> {{end}}<br>
 sha256 {{.SHA256}} · grader {{.Grader}} · {{.GoVersion}} · started {{.Date}} · {{.Seconds}} s · {{.Repeat}} run(s)</p>
 </body></html>
@@ -78,6 +80,15 @@ func replayHint(rep *Report, part string, t TestGrade) string {
 		}
 	}
 	return cmd
+}
+
+// againLine is the command of printAgain for the page, empty where the
+// text report has none (a self-grade or a variant).
+func againLine(rep *Report) string {
+	if rep.Origin != "" && rep.Variant == "" {
+		return againCommand(rep)
+	}
+	return ""
 }
 
 // writeHTML writes rep as one self-contained page.

@@ -138,8 +138,8 @@ func printFailures(w io.Writer, rep *Report) {
 // marks is regraded too (a REF moved, hidden tests added), one that does not
 // compile or was refused is regraded after the instructor looked at why.
 func printAgain(w io.Writer, rep *Report) {
-	if rep.Origin != "" && rep.Variant == "" {
-		fmt.Fprintf(w, "\nThis hand-in again, here: %s\n", againCommand(rep))
+	if cmd := againLine(rep); cmd != "" {
+		fmt.Fprintf(w, "\nThis hand-in again, here: %s\n", cmd)
 	}
 }
 
