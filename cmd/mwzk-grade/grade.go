@@ -43,6 +43,7 @@ func checkoutSubmission(root string, o options) (*submission, error) {
 	if len(s.Files) == 0 {
 		return nil, fmt.Errorf("no .go files in %s", filepath.Join(root, dir))
 	}
+	s.Ignored = subfolderFiles(root, dir)
 	if o.variant == "" {
 		return s, nil
 	}
@@ -63,6 +64,24 @@ func checkoutSubmission(root string, o options) (*submission, error) {
 	}
 	s.Name = "solutions/aufgabe5 with variant " + strings.TrimSuffix(filepath.Base(o.variant), ".diff")
 	return s, nil
+}
+
+// subfolderFiles lists the Go files in subfolders of the checkout's dir,
+// which a self-grade leaves out as a hand-in's grading does: the report
+// says so before a hand-in finds out.
+func subfolderFiles(root, dir string) []string {
+	var out []string
+	filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		if rel = filepath.ToSlash(rel); strings.Count(strings.TrimPrefix(rel, dir+"/"), "/") > 0 {
+			out = append(out, rel+": in a subfolder of "+dir+"/")
+		}
+		return nil
+	})
+	return out
 }
 
 // gradeSubmission grades sub in a fresh copy of the grader's tree. The

@@ -96,13 +96,14 @@ func skipper(root string, leave []string) func(rel string) bool {
 }
 
 // studentsTest: rel is a test file of the graded folder other than the
-// grader's own (a student's test in the checkout). It is no part of the
-// grader: graded code is compiled with the suite alone, as from a hand-in,
-// and a student's test that would not compile there, or that knows the
-// suite's package, cannot change a grade.
+// grader's own (a student's test in the checkout), or any file in a
+// subfolder of it. It is no part of the grader: graded code is compiled
+// with the suite alone, as from a hand-in (whose subfolders are left out
+// too), and a student's test that would not compile there, or that knows
+// the suite's package, cannot change a grade.
 func studentsTest(rel string) bool {
 	rest, ok := strings.CutPrefix(rel, gradedDir)
-	return ok && !strings.Contains(rest, "/") && strings.HasSuffix(rest, "_test.go") && rest != graderTestFile
+	return ok && (strings.Contains(rest, "/") || strings.HasSuffix(rest, "_test.go") && rest != graderTestFile)
 }
 
 // isGraded: rel is a file the submission replaces (a non-test Go file of the
