@@ -445,7 +445,9 @@ func reportNote(r *Report) string {
 			}
 		}
 	case "graded":
-		n = crashNote(r)
+		if n = crashNote(r); n == "" {
+			n = stubsNote(r)
+		}
 	}
 	if r := []rune(n); len(r) > 200 {
 		n = string(r[:197]) + "..." // whole characters: the note is UTF-8 text

@@ -95,6 +95,8 @@ func gradeSubmission(ctx context.Context, root string, o options, sub *submissio
 		Grader: graderVersion(root), GoVersion: goVersion(), Date: start.UTC().Format(time.RFC3339)}
 	if sub.Origin == "" {
 		rep.Impl = o.impl
+	} else if sameAsStubs(root, sub.Files) {
+		rep.Problems = append(rep.Problems, stubsUnchanged)
 	}
 	for n := range sub.Files {
 		rep.Files = append(rep.Files, n)
