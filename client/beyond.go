@@ -195,9 +195,10 @@ func (p *persistentWatches) take(path string) []*persistentWatch {
 	return taken
 }
 
-// fire hands a node event to the watches it reaches; fns run outside the
-// lock, so one may call RemoveWatches' bookkeeping safely.
-func (p *persistentWatches) fire(ev zk.Event) {
+// fire hands a node event to the watches it reaches, with the Seq of the
+// one-shot watches it fired; fns run outside the lock, so one may call
+// RemoveWatches' bookkeeping safely.
+func (p *persistentWatches) fire(ev zk.Event, seq uint64) {
 	p.mu.Lock()
 	var hit []*persistentWatch
 	for _, pw := range p.all {
@@ -207,7 +208,7 @@ func (p *persistentWatches) fire(ev zk.Event) {
 	}
 	p.mu.Unlock()
 	for _, pw := range hit {
-		pw.fn(Event{Type: mwzookeeper.EventType(ev.Type), Path: ev.Path})
+		pw.fn(Event{Type: mwzookeeper.EventType(ev.Type), Path: ev.Path, Seq: seq})
 	}
 }
 

@@ -16,9 +16,13 @@ type Event struct {
 	Type mwzookeeper.EventType
 	Path string
 	Err  error
-	// Seq numbers the events the handle delivered to one-shot watches,
-	// 1, 2, … in the order it delivered them (the server's order): a
-	// caller that waits on several watches can print their events in it.
+	// Seq numbers the notifications the handle delivered to watches, 1,
+	// 2, … in the order it delivered them (the server's order): a caller
+	// that waits on several watches can print their events in it. The
+	// events of one notification share it (a data and a child watch of a
+	// deleted node, a persistent watch beside them), so a caller that
+	// prints each notification once, as zkCli does, can tell. It is 0 in
+	// a persistent watch's ...WatchRemoved and end events.
 	Seq uint64
 }
 

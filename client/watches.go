@@ -89,18 +89,20 @@ func (ws *watches) settle(path string, w *watch, kinds watchKind) bool {
 	return false
 }
 
-// fire delivers ev to the watches it triggers and forgets them.
-func (ws *watches) fire(path string, kinds watchKind, ev Event) {
+// fire delivers ev to the watches it triggers and forgets them. They
+// share one Seq, returned: it is one notification (a data and a child
+// watch of a deleted node), which zkCli's one watcher prints once.
+func (ws *watches) fire(path string, kinds watchKind, ev Event) uint64 {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
+	ws.seq++
+	ev.Seq = ws.seq
 	var keep []*watch
 	for _, w := range ws.byPath[path] {
 		if w.kinds&kinds == 0 {
 			keep = append(keep, w)
 			continue
 		}
-		ws.seq++
-		ev.Seq = ws.seq
 		w.ch <- ev // buffered 1, sent to once
 		close(w.ch)
 	}
@@ -109,6 +111,7 @@ func (ws *watches) fire(path string, kinds watchKind, ev Event) {
 	} else {
 		ws.byPath[path] = keep
 	}
+	return ev.Seq
 }
 
 // endAll ends every watch with err (Close, expiry).
@@ -132,8 +135,8 @@ func (z *MWZooKeeper) onWatchEvent(ev zk.Event) {
 		z.watches.fire(ev.Path, kindData|kindExist|kindChild,
 			Event{Path: ev.Path, Err: z.wrap("watch", ev.Path, ev.Err)})
 	case kindsFor(ev.Type) != 0:
-		z.watches.fire(ev.Path, kindsFor(ev.Type),
+		seq := z.watches.fire(ev.Path, kindsFor(ev.Type),
 			Event{Type: mwzookeeper.EventType(ev.Type), Path: ev.Path})
-		z.persistent.fire(ev)
+		z.persistent.fire(ev, seq)
 	}
 }

@@ -231,9 +231,9 @@ func (s *Shell) cmdAddWatch(c *call) error {
 		if ev.Err != nil || ev.Type == client.EventPersistentWatchRemoved {
 			forget(0)
 		}
-		if ev.Err == nil {
-			s.watcher("SyncConnected", eventName(ev.Type), ev.Path)
-		}
+		s.mu.Lock()
+		s.printEvent(ev)
+		s.mu.Unlock()
 	})
 	if err != nil {
 		forget(prev) // the earlier watch, if any, still prints

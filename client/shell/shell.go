@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -57,6 +58,11 @@ type Shell struct {
 	// count as busy (claimAll) until they are done.
 	held       []<-chan struct{}
 	persistent map[string]uint64 // path: the generation (persistGen) of the registration that prints
+	// printed are the Seqs of notifications printed, guarded by mu: the
+	// events of one notification (watches of several kinds on a path)
+	// print once, as zkCli's one default watcher sees them once.
+	printed    map[uint64]bool
+	topSeq     uint64 // the highest Seq in printed
 	persistGen uint64
 	servers    string
 	zk         *client.MWZooKeeper
@@ -347,12 +353,36 @@ func (s *Shell) printTaken() {
 	}
 	slices.SortFunc(s.taken, func(a, b client.Event) int { return cmp.Compare(a.Seq, b.Seq) })
 	for _, ev := range s.taken {
-		if ev.Err == nil {
-			s.printWatcher("SyncConnected", eventName(ev.Type), ev.Path)
-		}
+		s.printEvent(ev)
 	}
 	s.taken = nil
 }
+
+// printEvent prints a watch's event, with s.mu held, unless it ended the
+// watch without a change (Err) or another event of its notification was
+// printed. Seqs more than printedSpan below the highest printed are
+// forgotten: one notification's events print within a few of each other.
+func (s *Shell) printEvent(ev client.Event) {
+	if ev.Err != nil {
+		return
+	}
+	if ev.Seq != 0 {
+		if s.printed[ev.Seq] {
+			return
+		}
+		if s.printed == nil {
+			s.printed = map[uint64]bool{}
+		}
+		s.printed[ev.Seq], s.topSeq = true, max(s.topSeq, ev.Seq)
+		if len(s.printed) > 2*printedSpan {
+			maps.DeleteFunc(s.printed, func(seq uint64, _ bool) bool { return seq+printedSpan < s.topSeq })
+		}
+	}
+	s.printWatcher("SyncConnected", eventName(ev.Type), ev.Path)
+}
+
+// printedSpan is how many notifications printEvent remembers at least.
+const printedSpan = 4096
 
 // flushEvents prints every one-shot watch event the handle has delivered
 // so far. The handle delivers the events a reply implies (a change's
