@@ -93,24 +93,32 @@ func check(root, archive, testPkgs string, keep bool, left []dropped, log io.Wri
 	return nil
 }
 
-// verify checks the archive o.out and, when the check fails, renames it
-// to <o.out>.failed: left under its own name it would look ready to hand
-// out (a later upload or a script globbing *.tar.gz would take it), and
-// renamed its bytes stay for a look. A passing build removes the name.
+// verify checks the archive build wrote (<o.out>.unchecked) and gives it
+// its name o.out when the check passes. When it fails the archive becomes
+// <o.out>.failed: under its own name it would look ready to hand out.
 func verify(root string, o options, left []dropped, log io.Writer) error {
-	err := check(root, o.out, o.testPkgs, o.keep, left, log)
-	if err == nil {
-		return nil
-	}
-	failed := o.out + failedSuffix
-	if rerr := os.Rename(o.out, failed); rerr != nil {
-		return errors.Join(err, fmt.Errorf("%w: moving the archive that failed aside: %w", errCheck, rerr))
-	}
-	return fmt.Errorf("%w\n%s failed its check: it is now %s", err, o.out, failed)
+	unchecked := o.out + uncheckedSuffix
+	return settle(unchecked, o.out, check(root, unchecked, o.testPkgs, o.keep, left, log))
 }
 
-// failedSuffix marks an archive whose check failed.
-const failedSuffix = ".failed"
+// settle names the checked archive after its check's result err.
+func settle(unchecked, out string, err error) error {
+	if err == nil {
+		return os.Rename(unchecked, out)
+	}
+	failed := out + failedSuffix
+	if rerr := os.Rename(unchecked, failed); rerr != nil {
+		return errors.Join(err, fmt.Errorf("%w: moving the archive that failed aside: %w", errCheck, rerr))
+	}
+	return fmt.Errorf("%w\n%s failed its check: it is now %s", err, out, failed)
+}
+
+// failedSuffix marks an archive whose check failed, uncheckedSuffix one
+// whose check has not passed (yet, or was interrupted).
+const (
+	failedSuffix    = ".failed"
+	uncheckedSuffix = ".unchecked"
+)
 
 // testAndGrade runs make test (within testLimit), then make grade, whose
 // report judge checks. It returns how long make test took.

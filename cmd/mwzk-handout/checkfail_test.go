@@ -55,7 +55,7 @@ func TestFailedCheckKeepsFolderAndMovesArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "aufgabe5.tar.gz")
-	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(out+uncheckedSuffix, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	err := verify(t.TempDir(), options{out: out}, nil, io.Discard)
@@ -71,6 +71,9 @@ func TestFailedCheckKeepsFolderAndMovesArchive(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("%s is still there after its check failed (%v)", out, err)
+	}
+	if _, err := os.Stat(out + uncheckedSuffix); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s is still there after its check failed (%v)", out+uncheckedSuffix, err)
 	}
 	if _, err := os.Stat(out + ".failed"); err != nil {
 		t.Errorf("%s.failed: %v", out, err)

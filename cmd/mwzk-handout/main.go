@@ -145,18 +145,34 @@ func build(root string, o options, log io.Writer) ([]dropped, error) {
 	if err := writeTar(&buf, kept, mtime); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
+	written, err := writeArchive(o, buf.Bytes())
+	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(o.out, buf.Bytes(), 0o644); err != nil {
-		return nil, err
-	}
-	// An earlier run's failed archive beside this one would confuse which is which.
-	if err := os.Remove(o.out + failedSuffix); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	fmt.Fprintf(log, "handout: wrote %s (%d KiB)\n", o.out, buf.Len()>>10)
+	fmt.Fprintf(log, "handout: wrote %s (%d KiB)\n", written, buf.Len()>>10)
 	return left, nil
+}
+
+// writeArchive writes the archive and returns where: under its own name
+// without the check; with it, as <out>.unchecked until the check passes
+// (verify), and an earlier run's archive of that name is removed first. An
+// interrupted check so leaves no archive that looks ready to hand out, nor
+// an older one that looks like this run's.
+func writeArchive(o options, data []byte) (string, error) {
+	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
+		return "", err
+	}
+	written := o.out
+	if o.check {
+		written += uncheckedSuffix
+	}
+	// Earlier runs' archives beside this one would confuse which is which.
+	for _, old := range []string{o.out, o.out + failedSuffix, o.out + uncheckedSuffix} {
+		if err := os.Remove(old); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+	}
+	return written, os.WriteFile(written, data, 0o644)
 }
 
 // summarize groups the files left out by reason: one line per folder rule
