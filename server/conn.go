@@ -330,6 +330,11 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 		// clients know this code, not Unimplemented, for reconfig.
 		c.enqueue(s)
 		s.completeErr(mwzookeeper.ErrReconfigDisabled)
+	case errors.Is(err, wire.ErrOpNotInMulti):
+		// ZooKeeper's answer to its "Invalid type of op": the connection
+		// stays, as do the client's requests in flight on it.
+		c.enqueue(s)
+		s.completeErr(fmt.Errorf("%w: %v", mwzookeeper.ErrMarshallingError, err))
 	case errors.Is(err, wire.ErrUnknownOp):
 		c.enqueue(s)
 		s.completeErr(mwzookeeper.ErrUnimplemented)

@@ -55,8 +55,29 @@ func hostile() map[string][]byte {
 		"watch count 2^31-1": appendInt32(appendInt64(hdr(mw.OpSetWatches), 0), 1<<31-1),
 		"watch count 3, 12 bytes left": append(appendInt32(appendInt64(hdr(mw.OpSetWatches), 0), 3),
 			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9),
-		"multi op not allowed": appendString(appendMultiHeader(hdr(mw.OpMulti), mw.OpGetData, false, -1), "/a"),
-		"multi without done":   appendInt32(appendString(appendMultiHeader(hdr(mw.OpMulti), mw.OpDelete, false, -1), "/a"), 1),
+		"multi without done": appendInt32(appendString(appendMultiHeader(hdr(mw.OpMulti), mw.OpDelete, false, -1), "/a"), 1),
+	}
+}
+
+// TestDecodeRequestOpNotInMulti: a multi holding a read and a multiRead
+// holding a check are ErrOpNotInMulti with their header, whatever follows
+// the op, so the server can answer MarshallingError to that xid as
+// ZooKeeper does instead of closing the connection.
+func TestDecodeRequestOpNotInMulti(t *testing.T) {
+	hdr := func(op mw.OpCode) []byte { return appendInt32(appendInt32(nil, 7), int32(op)) }
+	for name, body := range map[string][]byte{
+		"multi getData":    appendString(appendMultiHeader(hdr(mw.OpMulti), mw.OpGetData, false, -1), "/a"),
+		"multiRead check":  appendMultiHeader(hdr(mw.OpMultiRead), mw.OpCheck, false, -1),
+		"multi of exists…": append(appendMultiHeader(hdr(mw.OpMulti), mw.OpExists, false, -1), 0xff),
+	} {
+		var req mw.Request
+		h, err := DecodeRequest(body, &req)
+		if !errors.Is(err, ErrOpNotInMulti) || errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: err %v, want ErrOpNotInMulti", name, err)
+		}
+		if h.Xid != 7 || (h.Op != mw.OpMulti && h.Op != mw.OpMultiRead) {
+			t.Errorf("%s: header %+v, want xid 7 and the multi's opcode", name, h)
+		}
 	}
 }
 

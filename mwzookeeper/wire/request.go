@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"errors"
 	"fmt"
 
 	mw "zablab/mwzookeeper"
@@ -29,7 +30,8 @@ type Header struct {
 // inside a multi) is decoded in full and returns the header and an
 // *EmptyACLError (ErrEmptyACL): ZooKeeper answers it InvalidACL. For auth, req.Op is OpAuth and the caller decodes the rest with
 // DecodeAuth(body[8:]). Any other opcode returns the header and
-// ErrUnknownOp; a header that does not fit returns ErrMalformed.
+// ErrUnknownOp; a multi holding an op it does not take returns the header
+// and ErrOpNotInMulti; a header that does not fit returns ErrMalformed.
 func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 	*req = mw.Request{}
 	d := decoder{b: body, record: "RequestHeader"}
@@ -81,6 +83,10 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 	default:
 		*req = mw.Request{}
 		return h, fmt.Errorf("%w: %d (%s), xid %d", ErrUnknownOp, int32(h.Op), h.Op, h.Xid)
+	}
+	if errors.Is(d.err, ErrOpNotInMulti) {
+		*req = mw.Request{Op: h.Op, Xid: h.Xid}
+		return h, d.err
 	}
 	if err := d.end(); err != nil {
 		*req = mw.Request{}
@@ -177,7 +183,7 @@ func decodeMulti(d *decoder) ([]mw.Op, *EmptyACLError) {
 			op.Data = d.buffer("data")
 			op.Version = d.int32("version")
 		default:
-			d.fail("header.type", "op %d (%s) cannot be part of a multi", int32(typ), typ)
+			notInMulti(d, typ, mw.OpMulti)
 		}
 		ops = append(ops, op)
 	}
@@ -197,13 +203,22 @@ func decodeMultiRead(d *decoder) []mw.Op {
 			break
 		}
 		if typ != mw.OpGetData && typ != mw.OpGetChildren {
-			d.fail("header.type", "op %d (%s) cannot be part of a multiRead", int32(typ), typ)
+			notInMulti(d, typ, mw.OpMultiRead)
 			break
 		}
 		ops = append(ops, mw.Op{Op: typ, Path: d.ustring("path")})
 		d.bool("watch") // ZooKeeper rebuilds each read without it: a multiRead leaves no watch
 	}
 	return ops
+}
+
+// notInMulti stops the decoding of a multi (or multiRead) at an op it does
+// not take. The rest of the frame is not read: ZooKeeper too answers
+// whatever follows such an op MarshallingError.
+func notInMulti(d *decoder, typ, multi mw.OpCode) {
+	if d.err == nil {
+		d.err = fmt.Errorf("%w: %s op %d (%s) at offset %d", ErrOpNotInMulti, multi, int32(typ), typ, d.off)
+	}
 }
 
 // DecodeAuth decodes an AuthPacket, the body of an auth request after its

@@ -20,6 +20,12 @@ var (
 	// DecodeRequest still returns the header, so the server can answer
 	// ErrUnimplemented to that xid and keep the connection.
 	ErrUnknownOp = errors.New("wire: unknown opcode")
+	// ErrOpNotInMulti: a multi holding an op other than create, delete,
+	// setData or check, or a multiRead holding one other than getData or
+	// getChildren. The frame is whole; ZooKeeper answers it
+	// MarshallingError (its "Invalid type of op") and keeps the
+	// connection, so DecodeRequest returns the header with it.
+	ErrOpNotInMulti = errors.New("wire: op not allowed in this multi")
 	// ErrEmptyACL: a create (alone or inside a multi) whose ACL list is
 	// empty or null. ZooKeeper answers InvalidACL (-114) and keeps the
 	// connection; DecodeRequest decodes the whole request and returns an
