@@ -99,13 +99,25 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 	// TODO(A5.2): a client comes back, to this replica or another, with its
 	// session id and password. First, as ZooKeeper does, a client that has
 	// seen a newer zxid than this replica applied is refused with
-	// ErrConnectionLoss (it would read the past; it tries another replica);
-	// then an unknown session or a wrong password is ErrSessionExpired. A session that comes from another replica (sess.owner is not
+	// ErrConnectionLoss (it would read the past; it tries another replica),
+	// and so is an unknown session this replica may not have applied the
+	// creation of yet (the provided createdAhead: a client that had no reply
+	// yet sends last zxid 0); then an unknown session or a wrong password is
+	// ErrSessionExpired. A session that comes from another replica (sess.owner is not
 	// s.myid) moves here: propose the owner change (a kindOwner message:
 	// appendHeader, then the session id as a varint) before answering, so
 	// that writes through its old replica fail from then on. Answer the
 	// session, its password and timeout; the reconnect is activity (A5.3).
 	return &mwzookeeper.Response{Zxid: s.lastZxid, Err: fmt.Errorf("%w: TODO(A5.2) in sessions.go: Service.reconnect: session %#x", mwzookeeper.ErrUnimplemented, req.Session)}
+}
+
+// createdAhead says whether session id, the zxid of its creation, may be
+// one that this replica, having applied up to last, has yet to apply: of
+// last's epoch or the next. Ids of later epochs are none of this
+// ensemble's (a read-only session's carry its peer in the top byte, an
+// epoch no ensemble reaches), and are answered expired at once.
+func createdAhead(id, last int64) bool {
+	return id > last && id>>32 <= last>>32+1
 }
 
 // livenessLoop runs once per tick: it proposes the sessions active here

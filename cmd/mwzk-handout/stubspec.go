@@ -25,7 +25,7 @@ var provided = []string{
 	"Service.readBeyond", "Service.multiRead", "Service.ephemeralsUnder", "Service.countBelow",
 	"Service.watchOp", // beyond the sheet
 	// sessions.go
-	"newPassword", "Service.livenessLoop",
+	"newPassword", "createdAhead", "Service.livenessLoop",
 	// tree.go
 	"newTree", "tree.get", "tree.lookup", "znode.sortedChildren", "tree.link", "tree.unlink",
 	"tree.setData", "tree.ephemeralsOf", "tree.countEphemerals",
@@ -380,8 +380,11 @@ var stubBodies = map[string]string{
 	// TODO(A5.2): a client comes back, to this replica or another, with its
 	// session id and password. First, as ZooKeeper does, a client that has
 	// seen a newer zxid than this replica applied is refused with
-	// ErrConnectionLoss (it would read the past; it tries another replica);
-	// then an unknown session or a wrong password is ErrSessionExpired. A session that comes from another replica (sess.owner is not
+	// ErrConnectionLoss (it would read the past; it tries another replica),
+	// and so is an unknown session this replica may not have applied the
+	// creation of yet (the provided createdAhead: a client that had no reply
+	// yet sends last zxid 0); then an unknown session or a wrong password is
+	// ErrSessionExpired. A session that comes from another replica (sess.owner is not
 	// s.myid) moves here: propose the owner change (a kindOwner message:
 	// appendHeader, then the session id as a varint) before answering, so
 	// that writes through its old replica fail from then on. Answer the

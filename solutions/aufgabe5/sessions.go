@@ -119,6 +119,14 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 	case req.LastZxid > s.lastZxid:
 		r.Err = fmt.Errorf("%w: session %#x has seen zxid %#x, this replica applied only up to %#x",
 			mwzookeeper.ErrConnectionLoss, req.Session, req.LastZxid, s.lastZxid)
+	case sess == nil && createdAhead(req.Session, s.lastZxid):
+		// A client that had no reply yet sends last zxid 0, but its
+		// session's id is the zxid of its creation: a replica that has
+		// not applied it cannot tell a new session from an expired one
+		// (a ZooKeeper follower asks its leader), so it sends the client
+		// elsewhere, or lets the server ask again, as for a newer zxid.
+		r.Err = fmt.Errorf("%w: session %#x was created after zxid %#x, which this replica applied last",
+			mwzookeeper.ErrConnectionLoss, req.Session, s.lastZxid)
 	case sess == nil:
 		r.Err = fmt.Errorf("%w: session %#x is unknown or expired", mwzookeeper.ErrSessionExpired, req.Session)
 	case !bytes.Equal(sess.password, req.Password):
@@ -137,6 +145,15 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 		r.Session, r.Password, r.Timeout = req.Session, bytes.Clone(sess.password), sess.timeout
 	}
 	return r
+}
+
+// createdAhead says whether session id, the zxid of its creation, may be
+// one that this replica, having applied up to last, has yet to apply: of
+// last's epoch or the next. Ids of later epochs are none of this
+// ensemble's (a read-only session's carry its peer in the top byte, an
+// epoch no ensemble reaches), and are answered expired at once.
+func createdAhead(id, last int64) bool {
+	return id > last && id>>32 <= last>>32+1
 }
 
 // livenessLoop runs once per tick: it proposes the sessions active here
