@@ -83,10 +83,9 @@ type FileLog struct {
 	off    int64 // end of the last segment's records, buffered ones included
 	synced int64 // end of the last segment's durable records (with forceSync=no: written ones)
 	// fsynced is the end of what an fsync of the last segment covered;
-	// below synced only with forceSync=no, and after opening a file, whose
-	// earlier writer may have had it (so the first Sync, rotate or Close
-	// after opening fsyncs once, also with nothing new). A truncation
-	// fsyncs and sets it.
+	// below synced only with forceSync=no, and while useFile has just
+	// (re)opened a file (OpenFileLog then fsyncs it at once, syncOpened; a
+	// truncation fsyncs and sets it).
 	fsynced int64
 	alloc   int64     // size of the last segment on disk, preallocation included
 	full    bool      // preallocating the last segment met a full disk: it grows by its writes alone
@@ -164,7 +163,30 @@ func OpenFileLog(dir string, opts FileLogOptions) (*FileLog, error) {
 			return nil, err
 		}
 	}
+	if err := l.syncOpened(); err != nil {
+		_ = l.closeFile()
+		return nil, err
+	}
 	return l, nil
+}
+
+// syncOpened fsyncs the newest file once at opening. A process killed
+// between a write and its fsync leaves the written records in the page
+// cache, where the scan reads them like durable ones; Entries returns them
+// and the peer vouches for them at once, without appending anything (a
+// follower level with its new leader stores only its epoch before its
+// ACKLD, a new leader counts its own log). Older files were fsynced in full
+// before the next one was created.
+func (l *FileLog) syncOpened() error {
+	if l.f == nil {
+		return nil
+	}
+	if err := syncData(l.f); err != nil {
+		return err
+	}
+	l.fsynced = l.off
+	l.syncs++
+	return nil
 }
 
 // openLast opens the last segment, whose records end at l.off, for writing.

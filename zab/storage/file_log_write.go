@@ -215,9 +215,9 @@ func (l *FileLog) syncFile(fsync bool) error {
 }
 
 // Fsyncs is the number of fsyncs of log files' data since the log was
-// opened: Sync's (one per call with something new), and those when a
-// file fills up and at Close (with forceSync=no, only those). Truncations'
-// own fsyncs are not counted.
+// opened: the newest file's at opening, Sync's (one per call with
+// something new), and those when a file fills up and at Close (with
+// forceSync=no, only those). Truncations' own fsyncs are not counted.
 func (l *FileLog) Fsyncs() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
