@@ -82,9 +82,21 @@ type readyGen struct {
 	epoch   uint32
 	counter uint32
 	log     []core.Zxid // what the oracle's log holds, for picking cut points
+	snap    core.Zxid   // the newest snapshot
 }
 
+// entries proposes n entries after the history's last point. As in Zab, a
+// history has no holes: after a cut below the counter, the entries come
+// from a new leader, in a new epoch starting at counter 1.
 func (g *readyGen) entries(n int) []core.Entry {
+	last := g.snap
+	if len(g.log) > 0 {
+		last = max(last, g.log[len(g.log)-1])
+	}
+	if n > 0 && last != core.NewZxid(g.epoch, g.counter) && (last.Epoch() == g.epoch || g.counter > 0) {
+		g.epoch++
+		g.counter = 0
+	}
 	es := make([]core.Entry, n)
 	for i := range es {
 		g.counter++
@@ -132,6 +144,7 @@ func (g *readyGen) next() *core.Ready {
 			z = core.NewZxid(g.epoch, g.counter)
 		}
 		g.truncate(z)
+		g.snap = z
 		rd.Snapshot = &core.Snapshot{Meta: core.SnapshotMeta{Zxid: z, Timestamp: int64(z)}, Data: fmt.Appendf(nil, "state %v", z)}
 		rd.Entries = g.entries(g.rng.IntN(3))
 	case op < 9:

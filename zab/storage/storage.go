@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"fmt"
 
 	"zablab/zab/core"
 )
@@ -156,5 +157,38 @@ func (s *Store) Restore() (core.Restored, *core.Snapshot, error) {
 		return r, nil, err
 	}
 	r.Entries, err = s.Log.Entries(r.Snapshot.Zxid)
+	if err == nil {
+		err = s.checkNoHole(r.Snapshot.Zxid, r.Entries)
+	}
 	return r, snap, err
+}
+
+// checkNoHole refuses a history with a hole: within an epoch zxids count
+// up by one and every epoch starts at counter 1, so an entry that does not
+// follow the one before (or the snapshot) means entries were lost, such as
+// a log file deleted by hand or by fsck. A peer started on it could lead
+// and cut a follower's committed entries that fall into the hole.
+func (s *Store) checkNoHole(base core.Zxid, es []core.Entry) error {
+	prev := base
+	for _, e := range es {
+		if !follows(prev, e.Zxid) {
+			where := "the log"
+			if d, ok := s.Log.(interface{ Dir() string }); ok {
+				where = "the log in " + d.Dir()
+			}
+			return fmt.Errorf("%w: %s has a hole: entry %v follows %v (snapshot %v); the entries between are missing, "+
+				"as after a log file was deleted: restore that file or move the folder away and let the leader send a snapshot",
+				ErrCorrupt, where, e.Zxid, prev, base)
+		}
+		prev = e.Zxid
+	}
+	return nil
+}
+
+// follows reports whether z may come right after prev in a history.
+func follows(prev, z core.Zxid) bool {
+	if z.Epoch() == prev.Epoch() {
+		return z.Counter() == prev.Counter()+1
+	}
+	return z.Epoch() > prev.Epoch() && z.Counter() == 1
 }
