@@ -180,11 +180,14 @@ func hostOf(addr string) string {
 	return addr
 }
 
+// adminVotingView lists each peer's Zab address as its peer<i> key gives
+// it. A peer knows no other peer's client port, so, as ZooKeeper 3.8 with
+// a static configuration, no entry names one.
 func (s *Server) adminVotingView() map[string]any {
 	ids, addrs := s.peerList()
 	view := map[string]any{}
 	for _, id := range ids {
-		view[strconv.Itoa(id)] = addrs[id] + ";" + strconv.Itoa(s.cfg.ClientPort)
+		view[strconv.Itoa(id)] = addrs[id]
 	}
 	return map[string]any{"current_config": view}
 }

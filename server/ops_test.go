@@ -309,3 +309,22 @@ func TestDataDirOfAPeerFileInAFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestVotingViewNamesNoOtherPeersClientPort: a peer knows only its own
+// client port, so voting_view must not pair every peer's Zab address with
+// it (peer 2 of make run listed 13281 for peers 1 and 3, whose clients
+// connect at 13181 and 13381). ZooKeeper 3.8 with a static configuration
+// lists each server's quorum address alone, and so does this.
+func TestVotingViewNamesNoOtherPeersClientPort(t *testing.T) {
+	props := "myid=2\nclientPort=13281\ntickTime=50\npeer1=127.0.0.1:13100\npeer2=127.0.0.1:13200\npeer3=127.0.0.1:13300:observer\n" +
+		opsProps(t)
+	s := startServer(t, newFake(), props)
+	view, ok := adminJSON(t, s, "voting_view")["current_config"].(map[string]any)
+	if !ok {
+		t.Fatalf("voting_view has no current_config object")
+	}
+	want := map[string]any{"1": "127.0.0.1:13100", "2": "127.0.0.1:13200", "3": "127.0.0.1:13300:observer"}
+	if fmt.Sprint(view) != fmt.Sprint(want) {
+		t.Errorf("voting_view current_config = %v, want %v (no client port: a peer knows only its own)", view, want)
+	}
+}
