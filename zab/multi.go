@@ -1,6 +1,7 @@
 package zab
 
 import (
+	"fmt"
 	"net"
 
 	"zablab/properties"
@@ -43,8 +44,14 @@ func newMultiZab(cb Callback, cfg Config, ln net.Listener) (*MultiZab, error) {
 		peers[p.ID] = p.Addr
 	}
 	newTr := func() (transport.Transport, error) {
-		return transport.NewTCP(transport.TCPConfig{ID: cfg.ID, Peers: peers, Listener: ln,
+		tr, err := transport.NewTCP(transport.TCPConfig{ID: cfg.ID, Peers: peers, Listener: ln,
 			Logger: cfg.Logger.WithField("peer", cfg.ID)})
+		if err != nil {
+			// The operator looks for the address in the peer's file: name
+			// the key it comes from, as the client port's error does.
+			return nil, fmt.Errorf("key \"peer%d\" (this peer's Zab address): %w", cfg.ID, err)
+		}
+		return tr, nil
 	}
 	n, err := newNode(cb, cfg, newTr)
 	if err != nil {
