@@ -11,7 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
+
+	"zablab/properties"
 )
 
 // The admin HTTP API, as ZooKeeper 3.8's AdminServer: GET /commands lists
@@ -33,11 +36,12 @@ type httpSide struct {
 }
 
 // serve listens on addr for what key turns on and serves h; the error
-// names the key.
-func (s *Server) serve(key, addr string, h http.Handler) error {
+// names the key, or the first of addrKeys the file sets when the address
+// is at fault (see listenKey).
+func (s *Server) serve(key, addr string, h http.Handler, addrKeys ...string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return s.props.Errorf(key, ErrConfig, "cannot listen on %s: %v", addr, err)
+		return s.props.Errorf(listenKey(s.props, err, key, addrKeys...), ErrConfig, "cannot listen on %s: %v", addr, err)
 	}
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	s.http.mu.Lock()
@@ -66,14 +70,14 @@ func (s *Server) startHTTP() (announce func(), err error) {
 	var urls [][2]string
 	if o.AdminPort > 0 {
 		addr := net.JoinHostPort(o.AdminAddress, strconv.Itoa(o.AdminPort))
-		if err := s.serve(KeyAdminPort, addr, http.HandlerFunc(s.adminHandler)); err != nil {
+		if err := s.serve(KeyAdminPort, addr, http.HandlerFunc(s.adminHandler), KeyAdminAddress, KeyClientPortAddress); err != nil {
 			return nil, err
 		}
 		urls = append(urls, [2]string{"admin API listening", "http://" + addr + "/commands"})
 	}
 	if o.MetricsPort > 0 {
 		addr := net.JoinHostPort(o.MetricsAddress, strconv.Itoa(o.MetricsPort))
-		if err := s.serve(KeyMetricsPort, addr, s.metricsHandler()); err != nil {
+		if err := s.serve(KeyMetricsPort, addr, s.metricsHandler(), KeyMetricsHost, KeyClientPortAddress); err != nil {
 			return nil, err
 		}
 		urls = append(urls, [2]string{"metrics listening", "http://" + addr + "/metrics"})
@@ -169,4 +173,22 @@ func (s *Server) peerList() (ids []int, addrs map[int]string) {
 	}
 	sort.Ints(ids)
 	return ids, addrs
+}
+
+// listenKey is the key a failed listen is about: an address the machine
+// does not have or a host name that does not resolve is the fault of the
+// first of addrKeys the file sets (the operator must look at that line,
+// not the port's); anything else (a port in use, a port that needs
+// privileges) is portKey's.
+func listenKey(p *properties.Properties, err error, portKey string, addrKeys ...string) string {
+	var dns *net.DNSError
+	if !errors.Is(err, syscall.EADDRNOTAVAIL) && !errors.As(err, &dns) {
+		return portKey
+	}
+	for _, k := range addrKeys {
+		if v, ok := p.Get(k); ok && strings.TrimSpace(v) != "" {
+			return k
+		}
+	}
+	return portKey
 }

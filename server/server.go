@@ -134,7 +134,8 @@ func (s *Server) Start() error {
 		addr := net.JoinHostPort(s.cfg.ClientPortAddress, strconv.Itoa(s.cfg.ClientPort))
 		var err error
 		if ln, err = net.Listen("tcp", addr); err != nil {
-			return s.props.Errorf(mwzookeeper.KeyClientPort, ErrConfig, "cannot listen on %s: %v", addr, err)
+			key := listenKey(s.props, err, mwzookeeper.KeyClientPort, KeyClientPortAddress)
+			return s.props.Errorf(key, ErrConfig, "cannot listen on %s: %v", addr, err)
 		}
 	}
 	s.mu.Lock()
