@@ -33,8 +33,17 @@ func (sv *supervisor) command(line string) {
 		return
 	}
 	con := sv.l.con
-	if f[0] == "help" || len(f) != 2 || (f[0] != "kill" && f[0] != "restart") {
+	// A line not understood is named, so that the operator sees it was
+	// read and what was wrong with it.
+	switch {
+	case f[0] == "help":
 		con.say("%s", commandHelp)
+		return
+	case f[0] != "kill" && f[0] != "restart":
+		con.say("%q is not a command; %s", strings.TrimSpace(line), commandHelp)
+		return
+	case len(f) != 2:
+		con.say("%q needs one peer number; %s", strings.TrimSpace(line), commandHelp)
 		return
 	}
 	i, ok := sv.peerIndex(f[1])

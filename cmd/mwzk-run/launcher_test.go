@@ -234,3 +234,20 @@ func TestSecondRunRefused(t *testing.T) {
 		t.Errorf("checkImpl(assignment) = %v", err)
 	}
 }
+
+// TestUnknownCommandIsNamed: a line the launcher does not understand
+// ("frobnicate", a "kill" without its peer) is named in the answer; it got
+// the bare command list, as "help" does, and the operator could not tell
+// whether the line had been read at all.
+func TestUnknownCommandIsNamed(t *testing.T) {
+	h := launch(t, 3, nil, nil)
+	h.waitFor(upLines(3)...)
+	h.cmds <- "frobnicate"
+	h.waitFor(`mwzk-run: "frobnicate" is not a command; ` + commandHelp)
+	h.cmds <- "kill"
+	h.waitFor(`mwzk-run: "kill" needs one peer number; ` + commandHelp)
+	h.sigs <- os.Interrupt
+	if code := h.exitCode(); code != 0 {
+		t.Fatalf("exit code %d, want 0; output:\n%s", code, h.out.String())
+	}
+}
