@@ -127,7 +127,13 @@ func (s *Shell) dialNotice() func(addr string, err error) {
 		first := !told[addr]
 		told[addr] = true
 		mu.Unlock()
-		if first {
+		switch {
+		case !first:
+		case strings.Contains(s.servers, ","):
+			// Another server may well answer at once (one peer of an
+			// ensemble down): say so rather than suggest a wait.
+			s.write(s.opts.Err, fmt.Sprintf("%v: trying the other servers (and this one again) for up to %s\n", err, s.opts.ConnectTimeout))
+		default:
 			s.write(s.opts.Err, fmt.Sprintf("%v: trying again for up to %s (is the server running?)\n", err, s.opts.ConnectTimeout))
 		}
 	}
