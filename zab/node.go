@@ -158,7 +158,7 @@ func (n *node) open() error {
 		_ = st.Close()
 		return err
 	}
-	n.lg.WithFields(logrus.Fields{"epoch": restored.Stable.CurrentEpoch, "snapshot": restored.Snapshot.Zxid,
+	n.lg.WithFields(logrus.Fields{"epoch": restored.Stable.CurrentEpoch, "snapshot": restored.Snapshot.Zxid.String(),
 		"log_entries": len(restored.Entries), "incarnation": fmt.Sprintf("%#x", n.inc)}).Info("peer started")
 	return nil
 }

@@ -137,7 +137,7 @@ func (s *snapshotter) done(n *node, r savedSnap) error {
 		n.lg.WithError(r.err).Error("no snapshot taken")
 	} else {
 		s.prev = r.meta.Zxid
-		n.lg.WithField("zxid", r.meta.Zxid).Info("snapshot taken")
+		n.lg.WithField("zxid", r.meta.Zxid.String()).Info("snapshot taken")
 	}
 	q := s.queued
 	s.queued = nil

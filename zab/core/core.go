@@ -377,5 +377,7 @@ func (c *Core) History() (SnapshotMeta, []Entry) {
 }
 
 func (c *Core) logger() logrus.FieldLogger {
-	return c.lg.WithFields(logrus.Fields{"role": c.role, "epoch": c.stable.CurrentEpoch, "zxid": c.log.last()})
+	// Names, not numbers: a JSON log (log.format=json) shows what the text
+	// one shows ("LEADING", "0x100000000"), so a query by role finds it.
+	return c.lg.WithFields(logrus.Fields{"role": c.role.String(), "epoch": c.stable.CurrentEpoch, "zxid": c.log.last().String()})
 }

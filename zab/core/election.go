@@ -50,9 +50,9 @@ func (c *Core) becomeLooking(why string) {
 	}
 	c.tell(Looking, 0)
 	if c.lookingStarted() {
-		c.logger().WithField("from", prev).Infof("becoming LOOKING: %s", why)
+		c.logger().WithField("from", prev.String()).Infof("becoming LOOKING: %s", why)
 	} else { // another round of the same stretch: the summary says it
-		c.logger().WithField("from", prev).Debugf("becoming LOOKING: %s", why)
+		c.logger().WithField("from", prev.String()).Debugf("becoming LOOKING: %s", why)
 	}
 	c.broadcastVote()
 	c.checkQuorum() // a lone voter is its own quorum
