@@ -200,15 +200,14 @@ func (s *Server) writeCons(b *strings.Builder) {
 }
 
 func (s *Server) writeConf(b *strings.Builder) {
-	id, _ := s.props.Get("myid")
 	fmt.Fprintf(b, "clientPort=%d\nclientPortAddress=%s\n", s.cfg.ClientPort, s.cfg.ClientPortAddress)
 	if a := s.Addr(); a != nil {
 		fmt.Fprintf(b, "clientAddress=%s\n", a)
 	}
 	fmt.Fprintf(b, "dataDir=%s\n", s.snapDir()) // as the admin API's data_dir
-	fmt.Fprintf(b, "dataLogDir=%s\ntickTime=%d\nmaxClientCnxns=%d\nminSessionTimeout=%d\nmaxSessionTimeout=%d\nserverId=%s\n",
+	fmt.Fprintf(b, "dataLogDir=%s\ntickTime=%d\nmaxClientCnxns=%d\nminSessionTimeout=%d\nmaxSessionTimeout=%d\nserverId=%d\n",
 		s.logDir(), s.cfg.TickTime.Milliseconds(), s.cfg.MaxClientCnxns,
-		s.cfg.MinSessionTimeout.Milliseconds(), s.cfg.MaxSessionTimeout.Milliseconds(), trim(id))
+		s.cfg.MinSessionTimeout.Milliseconds(), s.cfg.MaxSessionTimeout.Milliseconds(), s.myid())
 	fmt.Fprintf(b, "forceSync=%s\n", s.forceSync()) // beyond ZooKeeper's conf: the operator sees an unsafe no
 	peers, _ := s.props.Indexed("peer")
 	ids := make([]int, 0, len(peers))

@@ -67,11 +67,20 @@ func (s *Server) zabFigures(role string) []figure {
 	return fs
 }
 
+// myid is the peer's id as Zab reads it: a lone peer (no peer<i> keys;
+// an ensemble's peer must have myid) without the key is peer 1.
 func (s *Server) myid() uint64 {
-	v, _ := s.props.Get("myid")
+	v, ok := s.props.Get("myid")
+	if !ok {
+		return 1
+	}
 	id, _ := strconv.ParseUint(trim(v), 10, 64)
 	return id
 }
+
+// ID is the peer's id (myid, 1 for a lone peer without it), for the
+// command's log lines.
+func (s *Server) ID() uint64 { return s.myid() }
 
 func (s *Server) uptime() time.Duration {
 	s.mu.RLock()

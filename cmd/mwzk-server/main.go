@@ -68,8 +68,7 @@ func run(args []string, stderr io.Writer) int {
 		}
 		return exitFailed
 	}
-	id, _ := p.Get("myid")
-	log.WithField("peer", strings.TrimSpace(id)).WithField("impl", fl.impl).
+	log.WithField("peer", srv.ID()).WithField("impl", fl.impl).
 		Infof("mwzk-server listening for clients on %s", srv.Addr())
 	sig := <-sigs
 	log.WithField("signal", sig.String()).Info("stopping")
