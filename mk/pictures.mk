@@ -29,7 +29,10 @@ sim-html: pictures-bins ## draw a simulator schedule: make sim-html SEED=42 [BUG
 		$(if $(STEPS),--steps $(STEPS)) $(if $(filter 1 yes true,$(SILENT_CRASHES)),--silent-crashes) \
 		$(if $(FINALIZE_WAIT),--finalize-wait $(FINALIZE_WAIT)); status=$$?; [ $$status -le 1 ]
 
+# Without traces zab-trace could only print its usage: say where we looked
+# and what writes traces there.
 trace-html: pictures-bins ## draw the traces of make run TRACE=1 as data/trace/run.html
+	$(if $(wildcard $(TRACE_DIR)/peer*.trace),,$(error no traces (peer*.trace) in $(TRACE_DIR): run the ensemble with make run TRACE=1 (kill and restart peers, then stop it) first))
 	./bin/zab-trace --html $(TRACE_DIR)/run.html $(sort $(wildcard $(TRACE_DIR)/peer*.trace))
 
 pictures: ## remake the screenshots of docs/pictures/ (needs chromium)
