@@ -81,7 +81,8 @@
 // log.format (package logging). Every bad key or value is an error naming
 // the key, the file and the line, peer addresses must be host:port with a
 // numeric port, and a key that differs from a known one only in case
-// ("ticktime") is an error. Any other unknown key ("log.levle", and
+// ("ticktime") is an error, and so are zoo.cfg's server.<i> and dataDir,
+// naming peer<i> and dataSnapDir. Any other unknown key ("log.levle", and
 // "peerType" for a single peer; an ensemble refuses it) is logged as a
 // warning with file and line; KnownKeys lists the keys taken as known (the
 // service's clientPort, maxClientCnxns, minSessionTimeout and

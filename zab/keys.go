@@ -32,6 +32,9 @@ func CheckKeys(p *properties.Properties, extra ...string) error {
 		if known(k, extra) {
 			continue
 		}
+		if err := zooCfgKey(p, k); err != nil {
+			return err
+		}
 		all := slices.Concat(KnownKeys, logKeys, extra)
 		// ZooKeeper reads unknown zoo.cfg keys as system properties
 		// "zookeeper.<key>", so its users write those names too.
@@ -85,4 +88,18 @@ func isIndex(s string) bool {
 		return false
 	}
 	return strings.Trim(s, "0123456789") == ""
+}
+
+// zooCfgKey refuses the zoo.cfg keys that have another name here. Ignored
+// with a warning, server.<i> lines made every peer of a copied zoo.cfg a
+// lone standalone server (independent trees where an ensemble was meant),
+// and dataDir put the snapshots beside the log.
+func zooCfgKey(p *properties.Properties, k string) error {
+	if rest, ok := strings.CutPrefix(k, "server."); ok && isIndex(rest) {
+		return p.Errorf(k, ErrConfig, "unknown key; ZooKeeper's server.%s=host:quorumPort:electionPort is peer%s=host:port here (one Zab port per peer)", rest, rest)
+	}
+	if k == "dataDir" {
+		return p.Errorf(k, ErrConfig, "unknown key; ZooKeeper's dataDir is dataSnapDir here (snapshots and epochs; dataLogDir, the log, is required)")
+	}
+	return nil
 }
