@@ -16,8 +16,13 @@ var timeTests = []test{
 	{"A5.4", "AcrossLeaderChange", 6, "after the leader (clock 6 s ahead) stops, new timestamps are not earlier than the old ones, though the new leader's clock is behind", testAcrossLeaderChange},
 }
 
-// skewed are clocks 5 s ahead, 5 s behind and right.
-var skewed = svctest.Options{Skews: []time.Duration{5 * time.Second, -5 * time.Second, 0}}
+// skewed are clocks 5 s ahead, 5 s behind and 2 s ahead. None is right:
+// the Host's clock is the only one the suite can skew, so a Service that
+// stamps writes with the machine's clock (time.Now() where it proposes,
+// the variant proposer-clock) would match a leader whose clock were right,
+// and earn LeaderClock without taking the leader's timestamps. 2 s keeps
+// replica 3's window (stampTolerance either side) apart from replica 1's.
+var skewed = svctest.Options{Skews: []time.Duration{5 * time.Second, -5 * time.Second, 2 * time.Second}}
 
 // stampTolerance is how far a timestamp may be from the leader's clock.
 const stampTolerance = time.Second
@@ -90,7 +95,7 @@ func testLeaderClock(c *T) {
 	x := c.start(3, skewed)
 	l := x.leader("/clock-probe")
 	if l == 0 {
-		c.fatalf("LeaderClock: the ctime of a new node matches no replica's clock (within %s); clocks are skewed by +5 s, -5 s and 0", stampTolerance)
+		c.fatalf("LeaderClock: the ctime of a new node matches no replica's clock (within %s); clocks are skewed by +5 s, -5 s and +2 s", stampTolerance)
 	}
 	lc := x.e.Host(l)
 	x.create(1, x.reader(1), "/lc", "", pers)
