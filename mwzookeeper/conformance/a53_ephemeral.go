@@ -197,6 +197,22 @@ func testGoneWhenServerStops(c *T) {
 	}
 	s := x.session(i, shortSession)
 	paths := x.makeEphemerals(i, s, "/crash")
+	// A second session of the same replica, with a long timeout: its
+	// replica's end is no end of it (its client may reconnect to another
+	// replica within the timeout), so its ephemeral outlives the short
+	// session's. A Service that closes its sessions when it is stopped,
+	// instead of letting them expire as after a crash, loses it
+	// (variant expire-own-close-at-stop).
+	long := x.session(i, longSession)
+	x.create(i, long, "/crash/long", "", eph)
+	x.settle(i, long)
 	x.stop(i)
 	x.untilGone(paths, "/crash/keep", 10*shortSession, fmt.Sprintf("after replica %d, which held the session, stopped", i))
+	for _, j := range x.running() {
+		if st, ok := x.exists(j, x.reader(j), "/crash/long"); !ok || st.EphemeralOwner != long {
+			c.failf(fmt.Sprintf("exists /crash/long on replica %d, once the ephemerals of session %#x (timeout %s) were gone after replica %d stopped", j, s, shortSession, i),
+				fmt.Sprintf("the ephemeral node of session %#x, whose timeout (%s) has not passed: a replica's stop, like its crash, ends no session before its timeout", long, longSession),
+				fmt.Sprintf("found=%v stat %s", ok, statText(st)))
+		}
+	}
 }
