@@ -253,5 +253,26 @@ func testThroughServerEphemeral(c *T) {
 	b := x.connect(h, 2*time.Second)
 	c.call(`Create("/srv-eph2", ephemeral)`, nil, func() error { _, err := b.Create("/srv-eph2", nil, true); return err })
 	x.stop(h)
+	c.notYetGone(watcher, "/srv-eph2", time.Now().Add(time.Second), fmt.Sprintf("right after the server of replica %d, which held the session (timeout 2 s, pinged until then), stopped", h))
 	c.gone(watcher, "/srv-eph2", fmt.Sprintf("after the server of replica %d, which held the session (timeout 2 s), stopped", h), 15*time.Second)
+}
+
+// notYetGone checks, on z after a Sync, that path still exists, if the
+// answer comes before until: a session ends by its timeout, not because
+// its server stopped (a crash gives the server no say), so its ephemeral
+// cannot go earlier. An answer after until proves nothing: the machine
+// may have stalled.
+func (c *T) notYetGone(z *client.MWZooKeeper, path string, until time.Time, why string) {
+	c.Helper()
+	still := true
+	for time.Now().Before(until) {
+		if c.readOrLost(`Sync("/")`, func() error { return z.Sync("/") }) &&
+			c.readOrLost(fmt.Sprintf("Exists(%q)", path), func() (err error) { still, _, err = z.Exists(path); return }) {
+			break
+		}
+	}
+	if !still && time.Now().Before(until) {
+		c.failf(fmt.Sprintf("client Exists(%q) on another server, %s", path, why),
+			"true: the session's timeout has not passed (a replica's stop, like its crash, ends no session before it)", "false")
+	}
 }
