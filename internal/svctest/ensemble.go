@@ -1,7 +1,9 @@
 package svctest
 
 import (
+	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -177,7 +179,49 @@ func (e *Ensemble) Stop(i int) error {
 	if s == nil {
 		return fmt.Errorf("svctest: replica %d is not running", i)
 	}
-	return s.Stop()
+	if err := s.Stop(); err != nil {
+		return err
+	}
+	if e.n == 1 {
+		return nil
+	}
+	addr, _ := e.props[i].Get("peer" + strconv.Itoa(i))
+	if err := PeerLeft(addr, peerLeftTimeout); err != nil {
+		return fmt.Errorf("svctest: replica %d: %w", i, err)
+	}
+	return nil
+}
+
+// ErrStillRunning is PeerLeft's error: a stopped replica's Zab peer runs on.
+var ErrStillRunning = errors.New("the Zab peer still runs after its Service's Stop returned")
+
+// peerLeftTimeout is how long a stopped peer's address may stay taken.
+const peerLeftTimeout = 5 * time.Second
+
+// PeerLeft checks that the Zab peer at addr (a replica's peer<i>) has
+// left the ensemble once its Service's Stop returned: the Zab library no
+// longer lists it, and its address can be bound again within d. A Service
+// whose Stop leaves its peer running (parked in a package variable for
+// the next Start to go on with) would otherwise stay in the ensemble
+// while the tests count it as stopped, and be spared every fault they
+// make: no leader change, no state transfer (variant stop-leaves-zab).
+// The bind also catches a peer that spells its address otherwise than
+// the properties, where the library's list would not find it.
+func PeerLeft(addr string, d time.Duration) error {
+	if _, ok := zab.PeerFiguresAt(addr); ok {
+		return fmt.Errorf("%w: the Zab library still lists the peer at %s", ErrStillRunning, addr)
+	}
+	deadline := time.Now().Add(d)
+	for {
+		l, err := net.Listen("tcp", addr)
+		if err == nil {
+			return l.Close()
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w: its address %s is still taken %s later: %w", ErrStillRunning, addr, d, err)
+		}
+		<-time.After(20 * time.Millisecond)
+	}
 }
 
 // Restart starts a fresh Service from the factory on replica i's

@@ -2,6 +2,7 @@ package svctest
 
 import (
 	"errors"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -138,5 +139,25 @@ func TestServingHintSaysWhatWasSeen(t *testing.T) {
 	h.Serving(false)
 	if got := servingHint(h, nil); !strings.Contains(got, "last Host.Serving call was Serving(false)") || !strings.Contains(got, "after 2 call(s)") {
 		t.Errorf("Serving(true) then (false): hint %q", got)
+	}
+}
+
+// TestPeerLeftFailsWhileTheAddressIsTaken: a stopped replica whose peer
+// address is still bound (its Zab peer runs on) has not left.
+func TestPeerLeftFailsWhileTheAddressIsTaken(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	if err := PeerLeft(addr, 100*time.Millisecond); !errors.Is(err, ErrStillRunning) {
+		_ = l.Close()
+		t.Fatalf("PeerLeft(%s) while it is bound: %v, want ErrStillRunning", addr, err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := PeerLeft(addr, 5*time.Second); err != nil {
+		t.Fatalf("PeerLeft(%s) after its listener closed: %v", addr, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"zablab/client"
 	"zablab/internal/ports"
+	"zablab/internal/svctest"
 	"zablab/mwzookeeper"
 	"zablab/properties"
 	"zablab/server"
@@ -127,6 +128,11 @@ func (x *servers) stop(i int) {
 	x.srvs[i] = nil
 	if err := within(stopTimeout, srv.Stop); err != nil {
 		x.c.fatalf("whole path: stop the server of replica %d: %v", i, err)
+	}
+	if x.peers[i] != "" {
+		if err := svctest.PeerLeft(x.peers[i], stopTimeout); err != nil {
+			x.c.fatalf("whole path: stop the server of replica %d: %v (Service.Stop must leave the ensemble)", i, err)
+		}
 	}
 }
 
