@@ -259,6 +259,31 @@ func (e *Ensemble) WaitServing(t testing.TB, i int) {
 		}
 		<-time.After(5 * time.Millisecond) // Host.Serving is a plain setter: nothing to wait on
 	}
+	e.listed(t, i, deadline)
+}
+
+// listed fails t unless replica i's Zab peer is listed by the Zab library
+// at the address its properties give it (peer<i>), by deadline. Leader
+// finds the leader there; a Service that started its peer under another
+// spelling of the address (a port with a leading zero) would hide its
+// leader, and a test that then guessed the leader by a node's ctime
+// could be led to a follower (variant address-lie).
+func (e *Ensemble) listed(t testing.TB, i int, deadline time.Time) {
+	t.Helper()
+	if e.n == 1 {
+		return
+	}
+	addr, _ := e.props[i].Get("peer" + strconv.Itoa(i))
+	for {
+		if _, ok := zab.PeerFiguresAt(addr); ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("replica %d of %d serves, but no Zab peer of this process runs at its address %s (peer%d of %s): a Service starts Zab with the peer addresses of its properties as they are spelled",
+				i, e.n, addr, i, e.props[i].File())
+		}
+		<-time.After(5 * time.Millisecond)
+	}
 }
 
 // servingHint says what the Host observed of a replica that does not serve.

@@ -255,13 +255,22 @@ func testReadYourWrites(c *T) {
 	}
 }
 
-// leader returns a replica that leads, by the Service's own report
+// leader returns a replica that leads: of an ensemble, the one whose Zab
+// peer leads (svctest's Leader); a lone replica by its own report
 // (mwzookeeper.Reporter), or by the clocks: the replica whose clock
 // matches the ctime of a fresh node (the clocks of x must then be
-// skewed apart by seconds). 0 if neither tells.
+// skewed apart by seconds). 0 if none tells.
 func (x *ens) leader(probe string) int {
 	x.c.Helper()
 	if l := x.e.Leader(); l != 0 {
+		return l
+	}
+	if x.n > 1 {
+		// Zab says who leads (svctest checks that every replica's peer
+		// is listed at its address); a node's ctime is the Service's to
+		// choose (a Service can stamp with another replica's clock).
+		l := 0
+		poll(startEnsemble, func() bool { l = x.e.Leader(); return l != 0 })
 		return l
 	}
 	rs := x.running()
