@@ -57,7 +57,7 @@ func (r *recorder) Fatalf(format string, args ...any) {
 func (r *recorder) Errorf(format string, args ...any) { r.msgs = append(r.msgs, format) }
 
 func TestEnsembleWritesPropertiesAndRunsReplicas(t *testing.T) {
-	e := Start(t, newFake, 3, Options{SnapCount: 7, Skews: []time.Duration{0, time.Second}})
+	e := Start(t, newFake, 3, Options{SnapCount: 7, Skews: []time.Duration{0, time.Second}, NoZab: true})
 	if e.N() != 3 {
 		t.Fatalf("N = %d", e.N())
 	}
