@@ -181,7 +181,10 @@ func testGoneAfterExpiry(c *T) {
 	x := c.start(3, svctest.Options{})
 	s := x.session(2, shortSession)
 	paths := x.makeEphemerals(2, s, "/expire")
-	x.untilGone(paths, "/expire/keep", 10*shortSession, fmt.Sprintf("after the session (timeout %s) fell silent", shortSession))
+	long := x.longEphemeral(2, "/expire/long") // silent as well, but with a long timeout
+	why := fmt.Sprintf("after the session (timeout %s) fell silent", shortSession)
+	x.untilGone(paths, "/expire/keep", 10*shortSession, why)
+	x.outlived(long, "/expire/long", s, why)
 	wait.For(c.T, fmt.Sprintf("%s: replica 2 to report session %#x expired to its Host (SessionClosed(s, true))", c.part.ID, s),
 		5*time.Second, func() bool {
 			closed, expired := x.e.Host(2).Closed(s)
@@ -197,21 +200,39 @@ func testGoneWhenServerStops(c *T) {
 	}
 	s := x.session(i, shortSession)
 	paths := x.makeEphemerals(i, s, "/crash")
-	// A second session of the same replica, with a long timeout: its
-	// replica's end is no end of it (its client may reconnect to another
-	// replica within the timeout), so its ephemeral outlives the short
-	// session's. A Service that closes its sessions when it is stopped,
-	// instead of letting them expire as after a crash, loses it
-	// (variant expire-own-close-at-stop).
-	long := x.session(i, longSession)
-	x.create(i, long, "/crash/long", "", eph)
-	x.settle(i, long)
+	// A replica's end is no end of its sessions (their clients may
+	// reconnect to another replica within the timeout): a Service that
+	// closes its sessions when it is stopped, instead of letting them
+	// expire as after a crash, loses the long one (variant
+	// expire-own-close-at-stop).
+	long := x.longEphemeral(i, "/crash/long")
 	x.stop(i)
-	x.untilGone(paths, "/crash/keep", 10*shortSession, fmt.Sprintf("after replica %d, which held the session, stopped", i))
+	why := fmt.Sprintf("after replica %d, which held the session, stopped", i)
+	x.untilGone(paths, "/crash/keep", 10*shortSession, why)
+	x.outlived(long, "/crash/long", s, why)
+}
+
+// longEphemeral creates path, an ephemeral of a new session on replica i
+// whose timeout (longSession) does not pass during a test, and returns
+// the session.
+func (x *ens) longEphemeral(i int, path string) int64 {
+	x.c.Helper()
+	long := x.session(i, longSession)
+	x.create(i, long, path, "", eph)
+	x.settle(i, long)
+	return long
+}
+
+// outlived checks that path, the ephemeral of session long, is still on
+// every running replica once the ephemerals of the short session s are
+// gone: a session ends by its own timeout (variants fixed-expiry,
+// expire-own-close-at-stop).
+func (x *ens) outlived(long int64, path string, s int64, why string) {
+	x.c.Helper()
 	for _, j := range x.running() {
-		if st, ok := x.exists(j, x.reader(j), "/crash/long"); !ok || st.EphemeralOwner != long {
-			c.failf(fmt.Sprintf("exists /crash/long on replica %d, once the ephemerals of session %#x (timeout %s) were gone after replica %d stopped", j, s, shortSession, i),
-				fmt.Sprintf("the ephemeral node of session %#x, whose timeout (%s) has not passed: a replica's stop, like its crash, ends no session before its timeout", long, longSession),
+		if st, ok := x.exists(j, x.reader(j), path); !ok || st.EphemeralOwner != long {
+			x.c.failf(fmt.Sprintf("exists %s on replica %d, once the ephemerals of session %#x (timeout %s) were gone %s", path, j, s, shortSession, why),
+				fmt.Sprintf("the ephemeral node of session %#x, whose timeout (%s) has not passed: a session ends by its own timeout; a replica's stop, like its crash, ends none before it", long, longSession),
 				fmt.Sprintf("found=%v stat %s", ok, statText(st)))
 		}
 	}
