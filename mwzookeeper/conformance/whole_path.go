@@ -117,8 +117,18 @@ func (x *servers) connect(i int, timeout time.Duration) *client.MWZooKeeper {
 // leads says whether replica i's Zab peer leads: the Zab library says so,
 // not the Service under test (svctest.Ensemble.Leader says why).
 func (x *servers) leads(i int) bool {
-	f, ok := zab.PeerFiguresAt(x.peers[i])
-	return ok && x.srvs[i] != nil && f.Role == zab.Leading
+	x.c.Helper()
+	if x.srvs[i] == nil {
+		return false
+	}
+	var f zab.Figures
+	// A running replica's peer is listed at the address its properties
+	// give it; one started under another spelling would hide its role
+	// (variant address-lie; svctest checks the same of its ensembles).
+	if !poll(probeTimeout, func() (ok bool) { f, ok = zab.PeerFiguresAt(x.peers[i]); return ok }) {
+		x.c.fatalf("whole path: replica %d runs, but no Zab peer of this process runs at its address %s: a Service starts Zab with the peer addresses of its properties as they are spelled", i, x.peers[i])
+	}
+	return f.Role == zab.Leading
 }
 
 // stop stops replica i's server and Service.
