@@ -325,20 +325,9 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 	case errors.As(err, &emptyACL):
 		c.enqueue(s)
 		s.complete(invalidACL(&s.req, emptyACL.Op))
-	case errors.Is(err, wire.ErrUnknownOp) && h.Op == mwzookeeper.OpReconfig:
-		// ZooKeeper's answer where reconfiguration is off (its default):
-		// clients know this code, not Unimplemented, for reconfig.
+	case errors.Is(err, wire.ErrUnknownOp) || errors.Is(err, wire.ErrOpNotInMulti):
 		c.enqueue(s)
-		s.completeErr(mwzookeeper.ErrReconfigDisabled)
-	case errors.Is(err, wire.ErrOpNotInMulti):
-		// ZooKeeper's answer to its "Invalid type of op": the connection
-		// stays, as do the client's requests in flight on it.
-		c.enqueue(s)
-		s.completeErr(fmt.Errorf("%w: %v", mwzookeeper.ErrMarshallingError, err))
-	case errors.Is(err, wire.ErrUnknownOp):
-		c.enqueue(s)
-		s.completeErr(mwzookeeper.ErrUnimplemented)
-		c.log.WithField("op", int32(h.Op)).Debug("unknown opcode: answered Unimplemented")
+		s.completeErr(c.refusedOp(h.Op, err))
 	case err != nil:
 		c.putBack(s)
 		c.close("malformed request: " + err.Error())
@@ -375,6 +364,21 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 }
 
 func noReply(*mwzookeeper.Response) {}
+
+// refusedOp is ZooKeeper's answer to a request it reads but does not take;
+// the connection stays, as do the client's requests in flight on it.
+func (c *conn) refusedOp(op mwzookeeper.OpCode, err error) error {
+	switch {
+	case errors.Is(err, wire.ErrOpNotInMulti): // its "Invalid type of op"
+		return fmt.Errorf("%w: %v", mwzookeeper.ErrMarshallingError, err)
+	case op == mwzookeeper.OpReconfig:
+		// Where reconfiguration is off (its default): clients know this
+		// code, not Unimplemented, for reconfig.
+		return mwzookeeper.ErrReconfigDisabled
+	}
+	c.log.WithField("op", int32(op)).Debug("unknown opcode: answered Unimplemented")
+	return mwzookeeper.ErrUnimplemented
+}
 
 // invalidACL is ZooKeeper's answer to a create with an empty ACL list: a
 // plain InvalidACL, or a failed multi whose op at index bad failed. The

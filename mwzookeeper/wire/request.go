@@ -84,18 +84,25 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 		*req = mw.Request{}
 		return h, fmt.Errorf("%w: %d (%s), xid %d", ErrUnknownOp, int32(h.Op), h.Op, h.Xid)
 	}
+	return h, finishRequest(&d, req, empty)
+}
+
+// finishRequest is DecodeRequest's verdict on a decoded body: a multi
+// holding an op it does not take keeps its header (the server answers it),
+// a malformed or overlong body leaves req empty.
+func finishRequest(d *decoder, req *mw.Request, empty *EmptyACLError) error {
 	if errors.Is(d.err, ErrOpNotInMulti) {
-		*req = mw.Request{Op: h.Op, Xid: h.Xid}
-		return h, d.err
+		*req = mw.Request{Op: req.Op, Xid: req.Xid}
+		return d.err
 	}
 	if err := d.end(); err != nil {
 		*req = mw.Request{}
-		return h, err
+		return err
 	}
 	if empty != nil {
-		return h, empty
+		return empty
 	}
-	return h, nil
+	return nil
 }
 
 // decodeWatches reads the requests about watches: SetWatches(2) after a
