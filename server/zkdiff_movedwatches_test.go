@@ -43,25 +43,7 @@ func movedWatchesScript(t *testing.T, addrs []string) []string {
 		mk(p)
 	}
 	a := dialAddr(t, addrs[0])
-	_, sess, pw := a.connect(0, make([]byte, 16), 10000)
-	var last int64
-	for i, c := range []struct {
-		op   mw.OpCode
-		body []byte
-	}{
-		{mw.OpSync, jstr(nil, "/mv")}, // the writer's nodes are here
-		{mw.OpExists, append(jstr(nil, "/mv/a"), 1)},
-		{mw.OpGetData, append(jstr(nil, "/mv/d"), 1)},
-		{mw.OpGetChildren, append(jstr(nil, "/mv/c"), 1)},
-		{mw.OpGetData, append(jstr(nil, "/mv/q"), 1)},
-		{mw.OpAddWatch, be32(jstr(nil, "/mv/p"), 0)},
-		{mw.OpAddWatch, be32(jstr(nil, "/mv/r"), 1)},
-	} {
-		code, z, _, evs := rawCall(a, int32(i+1), c.op, c.body)
-		events(evs)
-		out = append(out, fmt.Sprintf("on the first server, %s: %d", c.op, code))
-		last = max(last, z)
-	}
+	sess, pw, last := leaveMovedWatches(a, events, &out)
 	a.nc.Close()
 	set("/mv/d")
 	mk("/mv/c/k")
@@ -70,13 +52,7 @@ func movedWatchesScript(t *testing.T, addrs []string) []string {
 	b := dialAddr(t, addrs[2])
 	d, _, _ := describeConnect(b, sess, pw, 10000, last)
 	out = append(out, "on the third server: "+d[strings.Index(d, ", ")+2:])
-	body := be64(nil, last)
-	for _, list := range [][]string{{"/mv/d", "/mv/q"}, {"/mv/a"}, {"/mv/c"}, {"/mv/p"}, {"/mv/r"}} {
-		body = be32(body, int32(len(list)))
-		for _, p := range list {
-			body = jstr(body, p)
-		}
-	}
+	body := setWatches2Body(last, [][]string{{"/mv/d", "/mv/q"}, {"/mv/a"}, {"/mv/c"}, {"/mv/p"}, {"/mv/r"}})
 	code, _, _, evs := rawCall(b, -8, mw.OpSetWatches2, body)
 	events(evs)
 	out = append(out, fmt.Sprintf("setWatches2: %d", code))
@@ -113,4 +89,42 @@ func TestMovedWatchesAsZooKeeper(t *testing.T) {
 	got := movedWatchesScript(t, startEnsemble(t, 3, reference).addrs)
 	want := movedWatchesScript(t, realzk.StartEnsembleT(t, 3))
 	againstZooKeeper(t, want, got, nil)
+}
+
+// leaveMovedWatches opens the session on the first server and leaves its
+// watches there: it returns the session, its password and the newest zxid
+// its replies carried.
+func leaveMovedWatches(a *raw, events func([]string), out *[]string) (sess int64, pw []byte, last int64) {
+	_, sess, pw = a.connect(0, make([]byte, 16), 10000)
+	for i, c := range []struct {
+		op   mw.OpCode
+		body []byte
+	}{
+		{mw.OpSync, jstr(nil, "/mv")}, // the writer's nodes are here
+		{mw.OpExists, append(jstr(nil, "/mv/a"), 1)},
+		{mw.OpGetData, append(jstr(nil, "/mv/d"), 1)},
+		{mw.OpGetChildren, append(jstr(nil, "/mv/c"), 1)},
+		{mw.OpGetData, append(jstr(nil, "/mv/q"), 1)},
+		{mw.OpAddWatch, be32(jstr(nil, "/mv/p"), 0)},
+		{mw.OpAddWatch, be32(jstr(nil, "/mv/r"), 1)},
+	} {
+		code, z, _, evs := rawCall(a, int32(i+1), c.op, c.body)
+		events(evs)
+		*out = append(*out, fmt.Sprintf("on the first server, %s: %d", c.op, code))
+		last = max(last, z)
+	}
+	return sess, pw, last
+}
+
+// setWatches2Body is a SetWatches2 request: relative zxid, then the paths
+// of the data, exist, child, persistent and persistent recursive watches.
+func setWatches2Body(last int64, lists [][]string) []byte {
+	body := be64(nil, last)
+	for _, list := range lists {
+		body = be32(body, int32(len(list)))
+		for _, p := range list {
+			body = jstr(body, p)
+		}
+	}
+	return body
 }
