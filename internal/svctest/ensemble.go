@@ -69,7 +69,7 @@ func Start(t testing.TB, f mwzookeeper.Factory, n int, o Options) *Ensemble {
 	e := &Ensemble{t: t, f: f, n: n, opts: o,
 		hosts: make([]*Host, n+1), props: make([]*properties.Properties, n+1),
 		svcs: make([]mwzookeeper.Service, n+1)}
-	if err := e.writeProps(t.TempDir()); err != nil {
+	if err := e.writeProps(DataDir(t)); err != nil {
 		t.Fatalf("svctest: %v", err)
 	}
 	t.Cleanup(e.stopAll)

@@ -3,6 +3,7 @@ package svctest
 import (
 	"errors"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -159,5 +160,23 @@ func TestPeerLeftFailsWhileTheAddressIsTaken(t *testing.T) {
 	}
 	if err := PeerLeft(addr, 5*time.Second); err != nil {
 		t.Fatalf("PeerLeft(%s) after its listener closed: %v", addr, err)
+	}
+}
+
+// TestDataDirNamesNoTest: the folder an ensemble's properties name says
+// nothing of the test, and it is gone when the test ends.
+func TestDataDirNamesNoTest(t *testing.T) {
+	var dir string
+	t.Run("InnerTestName", func(t *testing.T) {
+		dir = DataDir(t)
+		if strings.Contains(dir, "InnerTestName") || strings.Contains(dir, "TestDataDirNamesNoTest") {
+			t.Errorf("DataDir %s names the test", dir)
+		}
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			t.Errorf("DataDir %s: %v", dir, err)
+		}
+	})
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("DataDir %s is still there after its test (%v)", dir, err)
 	}
 }

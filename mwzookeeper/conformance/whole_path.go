@@ -40,8 +40,8 @@ func (c *T) startServers(n int) *servers {
 		c.fatalf("whole path: %v", err)
 	}
 	x := &servers{c: c, srvs: make([]*server.Server, n+1), svcs: make([]mwzookeeper.Service, n+1), addrs: make([]string, n+1), peers: make([]string, n+1)}
+	dir := svctest.DataDir(c) // removed after stopAll (cleanups run last first)
 	c.Cleanup(x.stopAll)
-	dir := c.TempDir()
 	for i := 1; i <= n; i++ {
 		var b strings.Builder
 		fmt.Fprintf(&b, "myid=%d\n", i)
