@@ -5,7 +5,8 @@
 // Start builds an Ensemble of n replicas from a mwzookeeper.Factory. Each
 // replica gets a real properties file (myid; peer<i> on free loopback
 // ports where n is 2 or more, while a lone replica has none and runs
-// SingleZab; its own data folders under t.TempDir(), a small tickTime) and a
+// SingleZab; its own data folders under DataDir, which names no test, a
+// small tickTime) and a
 // Host that records what the Service tells the server: watch events per
 // session, closed and expired sessions, and whether it is serving. Tests
 // then submit requests with Do (which fails the test instead of hanging

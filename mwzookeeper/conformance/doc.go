@@ -6,7 +6,8 @@
 //	func TestConformance(t *testing.T) { conformance.Run(t, aufgabe5.New) }
 //
 // and Run starts ensembles of that Service in the test process (real Zab
-// peers over 127.0.0.1, one folder per replica under t.TempDir(), through
+// peers over 127.0.0.1, one folder per replica in a temporary folder whose
+// name says nothing of the test, through
 // package internal/svctest), sends them requests as the server would, and
 // checks the answers and the replicated state.
 //
