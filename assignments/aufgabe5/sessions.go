@@ -99,16 +99,31 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 	// TODO(A5.2): a client comes back, to this replica or another, with its
 	// session id and password. First, as ZooKeeper does, a client that has
 	// seen a newer zxid than this replica applied is refused with
-	// ErrConnectionLoss (it would read the past; it tries another replica),
-	// and so is an unknown session this replica may not have applied the
-	// creation of yet (the provided createdAhead: a client that had no reply
-	// yet sends last zxid 0); then an unknown session or a wrong password is
-	// ErrSessionExpired. A session that comes from another replica (sess.owner is not
+	// ErrConnectionLoss (it would read the past; it tries another replica);
+	// then an unknown session or a wrong password is ErrSessionExpired. A session that comes from another replica (sess.owner is not
 	// s.myid) moves here: propose the owner change (a kindOwner message:
 	// appendHeader, then the session id as a varint) before answering, so
 	// that writes through its old replica fail from then on. Answer the
 	// session, its password and timeout; the reconnect is activity (A5.3).
 	return &mwzookeeper.Response{Zxid: s.lastZxid, Err: fmt.Errorf("%w: TODO(A5.2) in sessions.go: Service.reconnect: session %#x", mwzookeeper.ErrUnimplemented, req.Session)}
+}
+
+// reconnectAhead takes a reconnect of a session this replica does not know
+// but may not have applied the creation of yet (createdAhead): a client
+// that had no reply yet sends last zxid 0, and its session's id is the
+// zxid of its creation. As a ZooKeeper follower asks its leader, it syncs
+// first: the creation was committed before the client learnt the id, so
+// once the sync is delivered here a session still unknown is expired
+// (DeliverSync answers through request.then). s.mu must be held; false:
+// reconnect answers at once.
+func (s *Service) reconnectAhead(req *mwzookeeper.Request, reply func(*mwzookeeper.Response)) bool {
+	// Beyond the sheet (no test grades it): a replica that does not know a
+	// reconnecting session may not have applied its creation yet (the
+	// provided createdAhead; a client that had no reply yet sends last
+	// zxid 0). The reference syncs first and lets DeliverSync answer the
+	// reconnect (request.then), as a ZooKeeper follower asks its leader;
+	// answering at once in reconnect is what the sheet asks.
+	return false
 }
 
 // createdAhead says whether session id, the zxid of its creation, may be

@@ -79,7 +79,11 @@ func (cb *callback) DeliverSync(c zab.TxnCookie) {
 	s.mu.Lock()
 	if r := s.syncs[c.Seq]; r != nil {
 		delete(s.syncs, c.Seq)
-		s.answer(r, &mwzookeeper.Response{Zxid: s.lastZxid, Path: r.path}, &out)
+		resp := &mwzookeeper.Response{Zxid: s.lastZxid, Path: r.path}
+		if r.then != nil {
+			resp = r.then()
+		}
+		s.answer(r, resp, &out)
 		s.release(r.session, &out)
 	}
 	s.mu.Unlock()

@@ -28,6 +28,9 @@ type request struct {
 	// applied if stamp, so a session's reply zxids never go back.
 	resp  *mwzookeeper.Response
 	stamp bool
+	// then answers a reconnect that waited for a sync (reconnectAhead):
+	// DeliverSync gives its reply instead of the sync's.
+	then func() *mwzookeeper.Response
 }
 
 // outReply is a reply to give once the apply lock is released (reply

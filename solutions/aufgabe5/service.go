@@ -188,6 +188,9 @@ func (s *Service) submitLocal(req *mwzookeeper.Request, reply func(*mwzookeeper.
 			s.mu.Unlock()
 			return
 		}
+	} else if s.reconnectAhead(req, reply) {
+		s.mu.Unlock()
+		return
 	}
 	// The reply is given under the lock that ordered the read's watches:
 	// no delivered write fires them before the read is answered.

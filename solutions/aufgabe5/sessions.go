@@ -119,14 +119,6 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 	case req.LastZxid > s.lastZxid:
 		r.Err = fmt.Errorf("%w: session %#x has seen zxid %#x, this replica applied only up to %#x",
 			mwzookeeper.ErrConnectionLoss, req.Session, req.LastZxid, s.lastZxid)
-	case sess == nil && createdAhead(req.Session, s.lastZxid):
-		// A client that had no reply yet sends last zxid 0, but its
-		// session's id is the zxid of its creation: a replica that has
-		// not applied it cannot tell a new session from an expired one
-		// (a ZooKeeper follower asks its leader), so it sends the client
-		// elsewhere, or lets the server ask again, as for a newer zxid.
-		r.Err = fmt.Errorf("%w: session %#x was created after zxid %#x, which this replica applied last",
-			mwzookeeper.ErrConnectionLoss, req.Session, s.lastZxid)
 	case sess == nil:
 		r.Err = fmt.Errorf("%w: session %#x is unknown or expired", mwzookeeper.ErrSessionExpired, req.Session)
 	case !bytes.Equal(sess.password, req.Password):
@@ -145,6 +137,30 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 		r.Session, r.Password, r.Timeout = req.Session, bytes.Clone(sess.password), sess.timeout
 	}
 	return r
+}
+
+// reconnectAhead takes a reconnect of a session this replica does not know
+// but may not have applied the creation of yet (createdAhead): a client
+// that had no reply yet sends last zxid 0, and its session's id is the
+// zxid of its creation. As a ZooKeeper follower asks its leader, it syncs
+// first: the creation was committed before the client learnt the id, so
+// once the sync is delivered here a session still unknown is expired
+// (DeliverSync answers through request.then). s.mu must be held; false:
+// reconnect answers at once.
+func (s *Service) reconnectAhead(req *mwzookeeper.Request, reply func(*mwzookeeper.Response)) bool {
+	if s.sessions[req.Session] != nil || req.LastZxid > s.lastZxid || !createdAhead(req.Session, s.lastZxid) {
+		return false
+	}
+	c, err := s.zab.Sync()
+	if err != nil {
+		reply(connLoss(req, err.Error()))
+		return true
+	}
+	r := &request{write: true, sync: true, session: req.Session, reply: reply,
+		then: func() *mwzookeeper.Response { return s.reconnect(req) }}
+	s.syncs[c.Seq] = r
+	s.enqueue(r)
+	return true
 }
 
 // createdAhead says whether session id, the zxid of its creation, may be
