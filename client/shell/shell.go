@@ -113,6 +113,11 @@ func (s *Shell) Connect() error {
 		return err
 	}
 	s.zk = zk
+	// The new handle numbers its notifications from 1 again: the Seqs the
+	// old one's printed must not hide them.
+	s.mu.Lock()
+	s.printed, s.topSeq = nil, 0
+	s.mu.Unlock()
 	return nil
 }
 
