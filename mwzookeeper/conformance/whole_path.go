@@ -268,8 +268,9 @@ func testThroughServerEphemeral(c *T) {
 	c.gone(watcher, "/srv-eph", fmt.Sprintf("after its session was closed on the server of replica %d", h), 5*time.Second)
 	b := x.connect(h, 2*time.Second)
 	c.call(`Create("/srv-eph2", ephemeral)`, nil, func() error { _, err := b.Create("/srv-eph2", nil, true); return err })
+	until := time.Now().Add(time.Second) // from before the stop, which may stall: the session was pinged until now
 	x.stop(h)
-	c.notYetGone(watcher, "/srv-eph2", time.Now().Add(time.Second), fmt.Sprintf("right after the server of replica %d, which held the session (timeout 2 s, pinged until then), stopped", h))
+	c.notYetGone(watcher, "/srv-eph2", until, fmt.Sprintf("right after the server of replica %d, which held the session (timeout 2 s, pinged until then), stopped", h))
 	c.gone(watcher, "/srv-eph2", fmt.Sprintf("after the server of replica %d, which held the session (timeout 2 s), stopped", h), 15*time.Second)
 }
 
