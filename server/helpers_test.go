@@ -92,12 +92,17 @@ var reference mw.Factory
 // (SingleZab), as mwzk-server would run it.
 func startA5(t testing.TB, extra string) *Server {
 	t.Helper()
+	return startA5Props(t, "myid=1\ndataLogDir=log1\ntickTime=100\nminSessionTimeout=600\nmaxSessionTimeout=10000\nlog.level="+
+		zabLogLevel()+"\n"+extra)
+}
+
+// startA5Props is startA5 with the whole properties text.
+func startA5Props(t testing.TB, text string) *Server {
+	t.Helper()
 	if reference == nil {
 		t.Skip("the reference Service (solutions/aufgabe5) is not in this tree")
 	}
 	dir := t.TempDir()
-	text := "myid=1\ndataLogDir=log1\ntickTime=100\nminSessionTimeout=600\nmaxSessionTimeout=10000\nlog.level=" +
-		zabLogLevel() + "\n" + extra
 	file := filepath.Join(dir, "peer1.properties")
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
