@@ -114,8 +114,14 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 // zxid of its creation. As a ZooKeeper follower asks its leader, it syncs
 // first: the creation was committed before the client learnt the id, so
 // once the sync is delivered here a session still unknown is expired
-// (DeliverSync answers through request.then). s.mu must be held; false:
-// reconnect answers at once.
+// (DeliverSync answers through request.then). A session known by then is
+// not moved here but answered ConnectionLoss, and the server asks again
+// (answered at once then): the client may have given up on this replica
+// while the sync took its time and moved the session elsewhere, and a
+// move proposed now would take it back behind the client's back (its
+// writes there would fail SessionMoved); the server asks again only once
+// it has checked that the client is still there. s.mu must be held;
+// false: reconnect answers at once.
 func (s *Service) reconnectAhead(req *mwzookeeper.Request, reply func(*mwzookeeper.Response)) bool {
 	// Beyond the sheet (no test grades it): a replica that does not know a
 	// reconnecting session may not have applied its creation yet (the

@@ -145,8 +145,14 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 // zxid of its creation. As a ZooKeeper follower asks its leader, it syncs
 // first: the creation was committed before the client learnt the id, so
 // once the sync is delivered here a session still unknown is expired
-// (DeliverSync answers through request.then). s.mu must be held; false:
-// reconnect answers at once.
+// (DeliverSync answers through request.then). A session known by then is
+// not moved here but answered ConnectionLoss, and the server asks again
+// (answered at once then): the client may have given up on this replica
+// while the sync took its time and moved the session elsewhere, and a
+// move proposed now would take it back behind the client's back (its
+// writes there would fail SessionMoved); the server asks again only once
+// it has checked that the client is still there. s.mu must be held;
+// false: reconnect answers at once.
 func (s *Service) reconnectAhead(req *mwzookeeper.Request, reply func(*mwzookeeper.Response)) bool {
 	if s.sessions[req.Session] != nil || req.LastZxid > s.lastZxid || !createdAhead(req.Session, s.lastZxid) {
 		return false
@@ -157,7 +163,13 @@ func (s *Service) reconnectAhead(req *mwzookeeper.Request, reply func(*mwzookeep
 		return true
 	}
 	r := &request{write: true, sync: true, session: req.Session, reply: reply,
-		then: func() *mwzookeeper.Response { return s.reconnect(req) }}
+		then: func() *mwzookeeper.Response {
+			if s.sessions[req.Session] == nil {
+				return s.reconnect(req) // expired
+			}
+			return &mwzookeeper.Response{Zxid: s.lastZxid, Err: fmt.Errorf("%w: session %#x was applied here while its reconnect waited: ask again",
+				mwzookeeper.ErrConnectionLoss, req.Session)}
+		}}
 	s.syncs[c.Seq] = r
 	s.enqueue(r)
 	return true
