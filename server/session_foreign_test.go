@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"zablab/solutions/aufgabe5"
 )
 
 // TestSessionOfAnotherEnsembleIsExpired: a client that had no reply but
@@ -12,15 +14,15 @@ import (
 // that never created its session: the old ensemble's data was wiped and
 // a fresh one started on the same addresses. ZooKeeper's follower asks its
 // leader, which does not know the session: expired, and the client opens
-// a new one. Ours answers ConnectionLoss (closes the connection) while the
-// id lies in this replica's epoch or the next and above its last zxid, so
-// against an idle ensemble the client reconnects with that session forever
-// and never learns it expired.
+// a new one. Ours once answered ConnectionLoss (closed the connection)
+// while the id lay in this replica's epoch or the next and above its last
+// zxid, so against an idle ensemble the client reconnected with that
+// session for ever; now the replica syncs first and then answers expired.
 func TestSessionOfAnotherEnsembleIsExpired(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two ensembles")
 	}
-	old := startEnsemble(t, 1, reference)
+	old := startEnsemble(t, 1, aufgabe5.New)
 	var sess int64
 	var pw []byte
 	for i := range 8 { // every session's creation is a write: the last id is well ahead
@@ -31,7 +33,7 @@ func TestSessionOfAnotherEnsembleIsExpired(t *testing.T) {
 		}
 		a.nc.Close()
 	}
-	fresh := startEnsemble(t, 1, reference)
+	fresh := startEnsemble(t, 1, aufgabe5.New)
 	var answers []string
 	pace := time.NewTicker(100 * time.Millisecond) // a client's reconnect pace
 	defer pace.Stop()

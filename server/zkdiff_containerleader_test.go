@@ -15,6 +15,8 @@ import (
 	"zablab/internal/ports"
 	"zablab/internal/realzk"
 	"zablab/internal/wait"
+
+	"zablab/solutions/aufgabe5"
 )
 
 // containerLeaderScript makes three containers through a follower, gives
@@ -68,7 +70,7 @@ func TestContainerSweepAfterLeaderLossAsZooKeeper(t *testing.T) {
 	if _, err := realzk.ClassPath(); err != nil {
 		t.Skip(err)
 	}
-	e := startEnsembleWith(t, 3, reference, "znode.container.checkIntervalMs=1000\n")
+	e := startEnsembleWith(t, 3, aufgabe5.New, "znode.container.checkIntervalMs=1000\n")
 	got := containerLeaderScript(t, e.addrs, func(i int) { e.srv[i].Stop() })
 	p, err := ports.Free(9)
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 
 	"zablab/internal/realzk"
 	mw "zablab/mwzookeeper"
+
+	"zablab/solutions/aufgabe5"
 )
 
 // movedWatchesScript: a writer on the second server makes the nodes; the
@@ -86,7 +88,7 @@ func TestMovedWatchesAsZooKeeper(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two 3-server ensembles")
 	}
-	got := movedWatchesScript(t, startEnsemble(t, 3, reference).addrs)
+	got := movedWatchesScript(t, startEnsemble(t, 3, aufgabe5.New).addrs)
 	want := movedWatchesScript(t, realzk.StartEnsembleT(t, 3))
 	againstZooKeeper(t, want, got, nil)
 }

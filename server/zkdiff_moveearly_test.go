@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"zablab/internal/realzk"
+
+	"zablab/solutions/aufgabe5"
 )
 
 // earlyMoveScript opens rounds sessions on the leader and at once
@@ -53,7 +55,7 @@ func TestEarlyMoveKeepsTheSessionAsZooKeeper(t *testing.T) {
 		t.Skip("starts two 3-server ensembles")
 	}
 	const rounds = 100
-	e := startEnsemble(t, 3, reference)
+	e := startEnsemble(t, 3, aufgabe5.New)
 	got := earlyMoveScript(t, e.addrs, rounds)
 	want := earlyMoveScript(t, realzk.StartEnsembleT(t, 3), rounds)
 	againstZooKeeper(t, want, got, nil)
