@@ -100,7 +100,8 @@ func (s *Service) reconnect(req *mwzookeeper.Request) *mwzookeeper.Response {
 	// session id and password. First, as ZooKeeper does, a client that has
 	// seen a newer zxid than this replica applied is refused with
 	// ErrConnectionLoss (it would read the past; it tries another replica);
-	// then an unknown session or a wrong password is ErrSessionExpired. A session that comes from another replica (sess.owner is not
+	// then an unknown session or a wrong password is ErrSessionExpired. A
+	// session that comes from another replica (sess.owner is not
 	// s.myid) moves here: propose the owner change (a kindOwner message:
 	// appendHeader, then the session id as a varint) before answering, so
 	// that writes through its old replica fail from then on. Answer the
