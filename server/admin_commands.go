@@ -104,7 +104,7 @@ func (s *Server) adminConf() map[string]any {
 		"tick_time": s.cfg.TickTime.Milliseconds(), "max_client_cnxns": s.cfg.MaxClientCnxns,
 		"min_session_timeout": s.cfg.MinSessionTimeout.Milliseconds(),
 		"max_session_timeout": s.cfg.MaxSessionTimeout.Milliseconds(),
-		"server_id":           s.myid(),
+		"server_id":           s.ID(),
 		"force_sync":          s.forceSync(),
 	}
 }
@@ -164,12 +164,12 @@ func (s *Server) adminWatchesByPath() map[string]any {
 }
 
 func (s *Server) adminLeader() map[string]any {
-	f, ok := zab.PeerFigures(s.myid())
+	f, ok := zab.PeerFigures(s.ID())
 	if !ok || f.Leader == 0 || !s.isServing() {
 		return map[string]any{"is_leader": false, "error": "no leader elected"}
 	}
 	_, addrs := s.peerList()
-	return map[string]any{"is_leader": f.Leader == s.myid(), "leader_id": f.Leader,
+	return map[string]any{"is_leader": f.Leader == s.ID(), "leader_id": f.Leader,
 		"leader_ip": hostOf(addrs[int(f.Leader)])}
 }
 

@@ -207,7 +207,7 @@ func (s *Server) writeConf(b *strings.Builder) {
 	fmt.Fprintf(b, "dataDir=%s\n", s.snapDir()) // as the admin API's data_dir
 	fmt.Fprintf(b, "dataLogDir=%s\ntickTime=%d\nmaxClientCnxns=%d\nminSessionTimeout=%d\nmaxSessionTimeout=%d\nserverId=%d\n",
 		s.logDir(), s.cfg.TickTime.Milliseconds(), s.cfg.MaxClientCnxns,
-		s.cfg.MinSessionTimeout.Milliseconds(), s.cfg.MaxSessionTimeout.Milliseconds(), s.myid())
+		s.cfg.MinSessionTimeout.Milliseconds(), s.cfg.MaxSessionTimeout.Milliseconds(), s.ID())
 	fmt.Fprintf(b, "forceSync=%s\n", s.forceSync()) // beyond ZooKeeper's conf: the operator sees an unsafe no
 	peers, _ := s.props.Indexed("peer")
 	ids := make([]int, 0, len(peers))

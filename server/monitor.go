@@ -49,7 +49,7 @@ func (s *Server) monitor() []figure {
 // zabFigures are the Zab layer's: quorum size and epoch always, the
 // followers on a leader (as ZooKeeper's mntr shows them only there).
 func (s *Server) zabFigures(role string) []figure {
-	f, ok := zab.PeerFigures(s.myid())
+	f, ok := zab.PeerFigures(s.ID())
 	if !ok {
 		return nil
 	}
@@ -67,9 +67,9 @@ func (s *Server) zabFigures(role string) []figure {
 	return fs
 }
 
-// myid is the peer's id as Zab reads it: a lone peer (no peer<i> keys;
-// an ensemble's peer must have myid) without the key is peer 1.
-func (s *Server) myid() uint64 {
+// ID is the peer's id as Zab reads it: a lone peer (no peer<i> keys; an
+// ensemble's peer must have myid) without the key is peer 1.
+func (s *Server) ID() uint64 {
 	v, ok := s.props.Get("myid")
 	if !ok {
 		return 1
@@ -77,10 +77,6 @@ func (s *Server) myid() uint64 {
 	id, _ := strconv.ParseUint(trim(v), 10, 64)
 	return id
 }
-
-// ID is the peer's id (myid, 1 for a lone peer without it), for the
-// command's log lines.
-func (s *Server) ID() uint64 { return s.myid() }
 
 func (s *Server) uptime() time.Duration {
 	s.mu.RLock()

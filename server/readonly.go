@@ -106,7 +106,7 @@ func (s *Server) newReadOnlySession() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.roNext == 0 {
-		s.roNext = int64(uint64(time.Now().UnixMilli()<<24)>>8) | int64(max(s.myid(), 1))<<56
+		s.roNext = int64(uint64(time.Now().UnixMilli()<<24)>>8) | int64(max(s.ID(), 1))<<56
 	}
 	s.roNext++
 	return s.roNext

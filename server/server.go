@@ -108,7 +108,7 @@ func New(p *properties.Properties, f mwzookeeper.Factory, o Options) (*Server, e
 	}
 	s.host = &host{s: s}
 	s.stats.init()
-	s.board = zab.StageBoardOf(max(s.myid(), 1)) // a lone peer without myid is 1 (zab.Config)
+	s.board = zab.StageBoardOf(max(s.ID(), 1)) // a lone peer without myid is 1 (zab.Config)
 	return s, nil
 }
 
