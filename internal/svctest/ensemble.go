@@ -277,16 +277,11 @@ func (e *Ensemble) listed(t testing.TB, i int, deadline time.Time) {
 		return
 	}
 	addr, _ := e.props[i].Get("peer" + strconv.Itoa(i))
-	for {
-		if _, ok := zab.PeerFiguresAt(addr); ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("replica %d of %d serves, but no Zab peer of this process runs at its address %s (peer%d of %s): a Service starts Zab with the peer addresses of its properties as they are spelled",
-				i, e.n, addr, i, e.props[i].File())
-		}
-		<-time.After(5 * time.Millisecond)
-	}
+	wait.For(t, fmt.Sprintf("replica %d of %d, which serves, to have a Zab peer of this process at its address %s (peer%d of %s): a Service starts Zab with the peer addresses of its properties as they are spelled",
+		i, e.n, addr, i, e.props[i].File()), time.Until(deadline), func() bool {
+		_, ok := zab.PeerFiguresAt(addr)
+		return ok
+	})
 }
 
 // servingHint says what the Host observed of a replica that does not serve.
