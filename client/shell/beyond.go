@@ -232,8 +232,16 @@ func (s *Shell) cmdAddWatch(c *call) error {
 			forget(0)
 		}
 		s.mu.Lock()
-		s.printEvent(ev)
-		s.mu.Unlock()
+		defer s.mu.Unlock()
+		if ev.Seq == 0 { // an end or ...WatchRemoved: no notification to order
+			s.printEvent(ev)
+			return
+		}
+		// One-shot events of earlier notifications may still wait in
+		// their channels or s.taken: printed now, this one would jump
+		// ahead of them. printTaken prints all in the handle's order.
+		s.taken = append(s.taken, ev)
+		s.printTaken()
 	})
 	if err != nil {
 		forget(prev) // the earlier watch, if any, still prints

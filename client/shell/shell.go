@@ -215,8 +215,8 @@ func (s *Shell) Exec(line string) (quit bool, err error) {
 	s.count++
 	var out bytes.Buffer
 	quit, path, err := s.dispatch(&out, args)
-	// The events the reply implies come before the output, as those of
-	// persistent watches do (printed on the handle's receive goroutine).
+	// The events the reply implies come before the output, those of
+	// one-shot and persistent watches alike, in the handle's order.
 	s.flushEvents()
 	s.write(s.opts.Out, out.String())
 	if err != nil {
