@@ -11,8 +11,9 @@ import (
 // reportPage is one submission's report as a single HTML page with its
 // style inline: a student opens it from a file, nothing is fetched.
 var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{
-	"replay": replayHint,
-	"again":  againLine,
+	"replay":       replayHint,
+	"again":        againLine,
+	"notesHeading": func() string { return notesHeading },
 	"pct": func(s Score) int {
 		if s.Possible == 0 {
 			return 0
@@ -37,6 +38,8 @@ code{background:#f0f0f0;padding:0 .2em}
 <h1>Grade of {{.Submission}}</h1>
 <p><span class="status {{.Status}}">{{.Status}}</span>
 &nbsp; required parts <b>{{.Required.Earned}} / {{.Required.Possible}}</b>, bonus <b>{{.Bonus.Earned}} / {{.Bonus.Possible}}</b></p>
+{{if .Notes}}<h2>{{notesHeading}}</h2><pre>{{range .Notes}}{{.}}
+{{end}}</pre>{{end}}
 {{if .Compile}}<h2>Does not compile</h2><p>No test was run. The compiler says:</p><pre>{{range .Compile}}{{.}}
 {{end}}</pre>{{end}}
 {{if eq .Status "refused"}}<h2>Refused</h2><p>Nothing was run:</p><pre>{{range .Problems}}{{.}}
