@@ -96,7 +96,7 @@ func gradeSubmission(ctx context.Context, root string, o options, sub *submissio
 	if sub.Origin == "" {
 		rep.Impl = o.impl
 	} else if sameAsStubs(root, sub.Files) {
-		rep.Problems = append(rep.Problems, stubsUnchanged)
+		rep.Notes = append(rep.Notes, stubsUnchanged)
 	}
 	for n := range sub.Files {
 		rep.Files = append(rep.Files, n)

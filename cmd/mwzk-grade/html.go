@@ -9,10 +9,12 @@ import (
 )
 
 // reportPage is one submission's report as a single HTML page with its
-// style inline: a student opens it from a file, nothing is fetched.
+// style inline: a student opens it from a file, nothing is fetched. A grade
+// of one part (PART=A5.2) shows no bonus, as report.txt: it has none to give.
 var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{
-	"replay": replayHint,
-	"again":  againLine,
+	"replay":       replayHint,
+	"again":        againLine,
+	"notesHeading": func() string { return notesHeading },
 	"pct": func(s Score) int {
 		if s.Possible == 0 {
 			return 0
@@ -36,7 +38,9 @@ code{background:#f0f0f0;padding:0 .2em}
 </style></head><body>
 <h1>Grade of {{.Submission}}</h1>
 <p><span class="status {{.Status}}">{{.Status}}</span>
-&nbsp; required parts <b>{{.Required.Earned}} / {{.Required.Possible}}</b>, bonus <b>{{.Bonus.Earned}} / {{.Bonus.Possible}}</b></p>
+&nbsp; required parts <b>{{.Required.Earned}} / {{.Required.Possible}}</b>{{if .Bonus.Possible}}, bonus <b>{{.Bonus.Earned}} / {{.Bonus.Possible}}</b>{{end}}</p>
+{{if .Notes}}<h2>{{notesHeading}}</h2><pre>{{range .Notes}}{{.}}
+{{end}}</pre>{{end}}
 {{if .Compile}}<h2>Does not compile</h2><p>No test was run. The compiler says:</p><pre>{{range .Compile}}{{.}}
 {{end}}</pre>{{end}}
 {{if eq .Status "refused"}}<h2>Refused</h2><p>Nothing was run:</p><pre>{{range .Problems}}{{.}}

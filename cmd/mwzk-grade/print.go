@@ -29,6 +29,7 @@ func printReport(w io.Writer, rep *Report) {
 				fmt.Fprintf(w, "    %s\n", l)
 			}
 		}
+		printNotes(w, rep)
 		printAgain(w, rep)
 		return
 	case "compile-error":
@@ -48,6 +49,7 @@ func printReport(w io.Writer, rep *Report) {
 		fmt.Fprintf(w, "; bonus: %d / %d", rep.Bonus.Earned, rep.Bonus.Possible)
 	}
 	fmt.Fprintln(w)
+	printNotes(w, rep)
 	if rep.Status != "compile-error" {
 		printFailures(w, rep)
 	}
@@ -130,6 +132,22 @@ func printFailures(w io.Writer, rep *Report) {
 			where = " (in the hand-in's own checkout; here they would run this checkout's code)"
 		}
 		fmt.Fprintf(w, "\nOne part's tests with their whole output: make grade-a5.1 ... make grade-a5.7%s\n", where)
+	}
+}
+
+// notesHeading heads a report's notes on what was handed in, which are
+// not problems of a run: they say why its points may be what they are.
+const notesHeading = "Notes on the hand-in"
+
+// printNotes prints rep's notes under their own heading, right below the
+// points they explain.
+func printNotes(w io.Writer, rep *Report) {
+	if len(rep.Notes) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s:\n", notesHeading)
+	for _, l := range rep.Notes {
+		fmt.Fprintf(w, "    %s\n", l)
 	}
 }
 

@@ -40,9 +40,10 @@ func sameAsStubs(root string, files map[string][]byte) bool {
 }
 
 // stubsNote is the gradebook's note of a graded hand-in of the unchanged
-// stubs, "" for any other.
+// stubs, "" for any other. A grade.json of an older grader (a batch's
+// gradebook is written from the grades on record) has it among the problems.
 func stubsNote(r *Report) string {
-	if slices.Contains(r.Problems, stubsUnchanged) {
+	if slices.Contains(r.Notes, stubsUnchanged) || slices.Contains(r.Problems, stubsUnchanged) {
 		return stubsUnchanged
 	}
 	return ""

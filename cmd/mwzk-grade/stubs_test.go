@@ -42,17 +42,88 @@ func TestStubsHandedInAreNamed(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: no grade.json (%v); output:\n%s", c.name, err, log.String())
 		}
-		if got := slices.Contains(rep.Problems, stubsUnchanged); got == c.changed {
-			t.Errorf("%s hand-in: problems %q; the stubs' note there: %v, want %v", c.name, rep.Problems, got, !c.changed)
+		if got := slices.Contains(rep.Notes, stubsUnchanged); got == c.changed {
+			t.Errorf("%s hand-in: notes %q; the stubs' note there: %v, want %v", c.name, rep.Notes, got, !c.changed)
 		}
 	}
 }
 
 // TestStubsNoteInGradebook: a graded hand-in of the stubs has the note in
-// its gradebook row, where an instructor reads a class.
+// its gradebook row, where an instructor reads a class; so does one whose
+// grade.json an older grader wrote, with the note among the problems.
 func TestStubsNoteInGradebook(t *testing.T) {
-	r := &Report{Status: "graded", Problems: []string{stubsUnchanged}}
-	if n := reportNote(r); n != stubsUnchanged {
-		t.Errorf("the note of a graded hand-in of the stubs is %q, want %q", n, stubsUnchanged)
+	for _, r := range []*Report{
+		{Status: "graded", Notes: []string{stubsUnchanged}},
+		{Status: "graded", Problems: []string{stubsUnchanged}},
+	} {
+		if n := reportNote(r); n != stubsUnchanged {
+			t.Errorf("the note of a graded hand-in of the stubs (notes %q, problems %q) is %q, want %q", r.Notes, r.Problems, n, stubsUnchanged)
+		}
 	}
+}
+
+// TestStubsNoteHasItsOwnHeading: the stubs' note was printed under
+// "Problems outside the tests (panics, timeouts, the result channel)" in
+// report.txt and report.html, which it is not: it is about what was handed
+// in. It has a field (notes) and a heading of its own; problems keeps the
+// runs' problems, and the gradebook's note still says it.
+func TestStubsNoteHasItsOwnHeading(t *testing.T) {
+	root := testRoot(t, false)
+	dir := t.TempDir()
+	files := map[string]string{}
+	for n, data := range folderFiles(t, root, gradedDir) {
+		files[gradedDir+n] = data
+	}
+	writeTree(t, dir, files)
+	g := filepath.Join(t.TempDir(), "grade.json")
+	var log strings.Builder
+	mainErr(context.Background(), []string{"--submission", dir, "--timeout", "1ms", "--json", g}, &log)
+	rep, err := readJSON(g)
+	if err != nil {
+		t.Fatalf("no grade.json (%v); output:\n%s", err, log.String())
+	}
+	if len(rep.Problems) == 0 {
+		t.Fatalf("a 1ms grading has no problems (the test needs that heading to be there): %+v", rep)
+	}
+	if slices.Contains(rep.Problems, stubsUnchanged) || !slices.Contains(rep.Notes, stubsUnchanged) {
+		t.Errorf("grade.json: problems %q, notes %q; want the stubs' note in notes only", rep.Problems, rep.Notes)
+	}
+	txt := log.String()
+	if p := section(txt, "\nProblems outside the tests"); strings.Contains(p, stubsUnchanged) {
+		t.Errorf("report.txt lists the stubs' note among the problems outside the tests:\n%s", p)
+	}
+	if n := section(txt, "\n"+notesHeading); !strings.Contains(n, stubsUnchanged) {
+		t.Errorf("report.txt has no %q section with the stubs' note; output:\n%s", notesHeading, txt)
+	}
+	page := filepath.Join(t.TempDir(), "report.html")
+	if err := writeHTML(page, rep); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	if p := section(html, "<h2>Problems outside the tests</h2>"); strings.Contains(p, stubsUnchanged) {
+		t.Errorf("report.html lists the stubs' note among the problems outside the tests:\n%s", p)
+	}
+	if n := section(html, "<h2>"+notesHeading+"</h2>"); !strings.Contains(n, stubsUnchanged) {
+		t.Errorf("report.html has no %q section with the stubs' note:\n%s", notesHeading, html)
+	}
+}
+
+// section is the text of s after heading up to the next blank line
+// (report.txt) or the next heading (report.html); "" without the heading.
+func section(s, heading string) string {
+	_, after, ok := strings.Cut(s, heading)
+	if !ok {
+		return ""
+	}
+	if i := strings.Index(after, "\n\n"); i >= 0 {
+		after = after[:i]
+	}
+	if i := strings.Index(after, "<h2>"); i >= 0 {
+		after = after[:i]
+	}
+	return after
 }

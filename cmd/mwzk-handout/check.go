@@ -1,20 +1,32 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
+
 	"zablab/internal/procs"
 )
 
 // errCheck is a step of the handout check that failed.
 var errCheck = errors.New("handout check failed")
+
+// errInterrupted is a check stopped by SIGINT (Ctrl-C) or SIGTERM: its
+// unpacked copy is removed, and the tool exits 130.
+var errInterrupted = errors.New("interrupted")
+
+// stopGrace is how long a step stopped by a signal may take to end on its
+// own (go's work folders, make test's trap) before its group is killed.
+const stopGrace = 10 * time.Second
 
 // step is one command run in the unpacked handout.
 type step struct {
@@ -45,7 +57,9 @@ func makeTest(pkgs, what string) step {
 // grade.json and builds are what the instructor looks at next.
 // left are the files the handout left out: a build or vet failure names
 // the Go files among them, the usual cause.
-func check(root, archive, testPkgs string, keep bool, left []dropped, log io.Writer) (err error) {
+// A check stopped by ctx (a signal) removes the folder unless keep is set:
+// nothing failed there to look at.
+func check(ctx context.Context, root, archive, testPkgs string, keep bool, left []dropped, log io.Writer) (err error) {
 	tmp, err := os.MkdirTemp("", "mwzk-handout-")
 	if err != nil {
 		return err
@@ -55,6 +69,14 @@ func check(root, archive, testPkgs string, keep bool, left []dropped, log io.Wri
 	}
 	defer func() {
 		switch {
+		case errors.Is(err, errInterrupted) && keep:
+			err = fmt.Errorf("%w\nthe unpacked handout is kept in %s (--keep)", err, tmp)
+		case errors.Is(err, errInterrupted):
+			if rerr := os.RemoveAll(tmp); rerr != nil {
+				err = errors.Join(err, fmt.Errorf("removing the unpacked handout %s: %w", tmp, rerr))
+			} else {
+				err = fmt.Errorf("%w; removed the unpacked handout %s", err, tmp)
+			}
 		case err != nil:
 			err = fmt.Errorf("%w\nthe unpacked handout is kept in %s for a look (remove it when done)", err, tmp)
 		case !keep:
@@ -73,11 +95,13 @@ func check(root, archive, testPkgs string, keep bool, left []dropped, log io.Wri
 	dir := filepath.Join(tmp, strings.TrimSuffix(prefix, "/"))
 	fmt.Fprintf(log, "handout: unpacked into %s\n", dir)
 	for _, s := range []step{{"go build ./...", []string{"go", "build", "./..."}}, {"go vet ./...", []string{"go", "vet", "./..."}}} {
-		if _, err := run(dir, s, 0, log); err != nil {
+		if _, err := run(ctx, dir, s, 0, log); errors.Is(err, errInterrupted) {
+			return err // no failure: the files left out are no cause
+		} else if err != nil {
 			return fmt.Errorf("%w%s", err, leftOutGo(left))
 		}
 	}
-	stubs, err := testAndGrade(dir, makeTest(testPkgs, "on the untouched stubs"), zeroPoints, log)
+	stubs, err := testAndGrade(ctx, dir, makeTest(testPkgs, "on the untouched stubs"), zeroPoints, log)
 	if err != nil {
 		return err
 	}
@@ -85,7 +109,7 @@ func check(root, archive, testPkgs string, keep bool, left []dropped, log io.Wri
 		return err
 	}
 	fmt.Fprintf(log, "handout: copied the reference's %s/*.go into %s\n", refDir, stubDir)
-	ref, err := testAndGrade(dir, makeTest(testPkgs, "with the reference copied in"), fullPoints, log)
+	ref, err := testAndGrade(ctx, dir, makeTest(testPkgs, "with the reference copied in"), fullPoints, log)
 	if err != nil {
 		return err
 	}
@@ -96,15 +120,23 @@ func check(root, archive, testPkgs string, keep bool, left []dropped, log io.Wri
 // verify checks the archive build wrote (<o.out>.unchecked) and gives it
 // its name o.out when the check passes. When it fails the archive becomes
 // <o.out>.failed: under its own name it would look ready to hand out.
+// SIGINT (Ctrl-C) and SIGTERM stop the check: it removes its unpacked
+// copy, which the signal's default action left in the temporary folder.
 func verify(root string, o options, left []dropped, log io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	unchecked := o.out + uncheckedSuffix
-	return settle(unchecked, o.out, check(root, unchecked, o.testPkgs, o.keep, left, log))
+	return settle(unchecked, o.out, check(ctx, root, unchecked, o.testPkgs, o.keep, left, log))
 }
 
-// settle names the checked archive after its check's result err.
+// settle names the checked archive after its check's result err. An
+// interrupted check failed nothing: its archive stays <out>.unchecked.
 func settle(unchecked, out string, err error) error {
 	if err == nil {
 		return os.Rename(unchecked, out)
+	}
+	if errors.Is(err, errInterrupted) {
+		return fmt.Errorf("%w\n%s was not checked to the end: it stays %s", err, out, unchecked)
 	}
 	failed := out + failedSuffix
 	if rerr := os.Rename(unchecked, failed); rerr != nil {
@@ -122,13 +154,13 @@ const (
 
 // testAndGrade runs make test (within testLimit), then make grade, whose
 // report judge checks. It returns how long make test took.
-func testAndGrade(dir string, test step, judge func(string, []byte) (string, error), log io.Writer) (time.Duration, error) {
+func testAndGrade(ctx context.Context, dir string, test step, judge func(string, []byte) (string, error), log io.Writer) (time.Duration, error) {
 	start := time.Now()
-	if _, err := run(dir, test, testLimit, log); err != nil {
+	if _, err := run(ctx, dir, test, testLimit, log); err != nil {
 		return 0, err
 	}
 	took := time.Since(start).Round(time.Second)
-	out, err := run(dir, step{"make grade", []string{"make", "grade"}}, 0, log)
+	out, err := run(ctx, dir, step{"make grade", []string{"make", "grade"}}, 0, log)
 	if err != nil {
 		return 0, err
 	}
@@ -176,11 +208,16 @@ func copyReference(root, dir string) error {
 
 // run runs one step in dir as a student's shell would (no MWZK_GRADE, no
 // go.work), and returns its combined output. A limit above zero ends the
-// step, with everything it started, when it runs longer.
-func run(dir string, s step, limit time.Duration, log io.Writer) ([]byte, error) {
+// step, with everything it started, when it runs longer. The end of ctx
+// stops it too: its process group (a group of its own, which a Ctrl-C at
+// the terminal does not reach) gets SIGINT, so go and make test clean up
+// their own temporary files, and is killed after stopGrace.
+func run(ctx context.Context, dir string, s step, limit time.Duration, log io.Writer) ([]byte, error) {
 	start := time.Now()
 	fmt.Fprintf(log, "handout: %s ...\n", s.name)
-	cmd := exec.Command(s.args[0], s.args[1:]...)
+	cmd := exec.CommandContext(ctx, s.args[0], s.args[1:]...)
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) }
+	cmd.WaitDelay = stopGrace
 	cmd.Dir = dir
 	cmd.Env = append(studentEnv(), "GOWORK=off")
 	if limit == 0 {
@@ -188,6 +225,9 @@ func run(dir string, s step, limit time.Duration, log io.Writer) ([]byte, error)
 	}
 	out, err := procs.Run(cmd, limit)
 	took := time.Since(start).Round(100 * time.Millisecond)
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("%w: %s in %s stopped after %s", errInterrupted, s.name, dir, took)
+	}
 	if errors.Is(err, procs.ErrDeadline) {
 		return nil, fmt.Errorf("%w: %s in %s took longer than %s; stopped:\n%s", errCheck, s.name, dir, limit, failureReport(string(out)))
 	}

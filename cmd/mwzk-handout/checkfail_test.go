@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -21,7 +22,7 @@ func TestFailedStepNamesTheFailingTests(t *testing.T) {
 	script := `echo "=== RUN   TestX"; echo "    --- FAIL: TestX/sub (0.10s)"; echo "--- FAIL: TestX (0.20s)"
 echo "panic: boom [recovered]"; printf 'FAIL\tzablab/server\t3.1s\n'
 i=0; while [ $i -lt 100 ]; do printf 'ok  \tzablab/pkg%d\t0.1s\n' $i; i=$((i+1)); done; exit 1`
-	_, err := run(t.TempDir(), step{"make test", []string{"sh", "-c", script}}, 0, io.Discard)
+	_, err := run(context.Background(), t.TempDir(), step{"make test", []string{"sh", "-c", script}}, 0, io.Discard)
 	if !errors.Is(err, errCheck) {
 		t.Fatalf("run: %v, want errCheck", err)
 	}

@@ -23,6 +23,9 @@
 // panics, then its output's last lines. A failed check keeps its temporary
 // folder (the error names it) and renames the archive <out>.failed, so that
 // no archive that failed its check is left under the name of a good one.
+// A check stopped by SIGINT (Ctrl-C) or SIGTERM stops its step, removes
+// its temporary folder (kept with --keep), leaves the archive as
+// <out>.unchecked and exits 130.
 //
 // The same command keeps the student's tree honest: --parity compares
 // assignments/aufgabe5 with solutions/aufgabe5 (same files, same top-level

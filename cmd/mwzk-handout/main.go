@@ -35,6 +35,8 @@ func exitCode(err error) int {
 		return 0
 	case errors.Is(err, errUsage):
 		return 2
+	case errors.Is(err, errInterrupted):
+		return 130 // as make test's trap, and a shell's for a job stopped with Ctrl-C
 	}
 	return 1
 }

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"zablab/internal/procs"
+)
+
+// TestInterruptRemovesTheUnpackedCopy: make handout stopped with Ctrl-C
+// (SIGINT) or SIGTERM during its check left its unpacked copy,
+// /tmp/mwzk-handout-*, behind, and exited as killed by the signal. It now
+// removes the copy (and whatever its step left in the temporary folder),
+// keeps the archive as <out>.unchecked, and exits 130, as make test does.
+// The tool runs as a subprocess whose TMPDIR is the test's own folder; it
+// is signalled once it says it unpacked the copy, while go build runs there.
+func TestInterruptRemovesTheUnpackedCopy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("packs and unpacks the handout: skipped with -short")
+	}
+	root := repoRootT(t)
+	bin := filepath.Join(t.TempDir(), "mwzk-handout")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build of mwzk-handout: %v\n%s", err, out)
+	}
+	for name, sig := range map[string]syscall.Signal{"SIGINT": syscall.SIGINT, "SIGTERM": syscall.SIGTERM} {
+		t.Run(name, func(t *testing.T) {
+			tmp := t.TempDir()
+			out := filepath.Join(t.TempDir(), "aufgabe5.tar.gz")
+			cmd := exec.Command(bin, "--out", out)
+			cmd.Dir = root
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GIT_CEILING_DIRECTORIES="+filepath.Dir(tmp))
+			lines := watchOutput(t, cmd)
+			p := procs.Start(t, cmd)
+			unpacked := lines.waitFor(t, p, "handout: unpacked into ")
+			if err := p.Cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-p.Done():
+			case <-time.After(time.Minute):
+				t.Fatalf("still running a minute after %v; output:\n%s", sig, lines.text())
+			}
+			var exit *exec.ExitError
+			if err := p.Err(); !errors.As(err, &exit) || exit.ExitCode() != 130 {
+				t.Errorf("after %v: %v, want exit status 130; output:\n%s", sig, err, lines.text())
+			}
+			if _, err := os.Stat(filepath.Dir(unpacked)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("after %v the unpacked copy %s is still there (%v)", sig, filepath.Dir(unpacked), err)
+			}
+			if left, _ := os.ReadDir(tmp); len(left) > 0 {
+				t.Errorf("after %v the temporary folder holds %d entries, first %s", sig, len(left), left[0].Name())
+			}
+			if l := lines.text(); l != "" {
+				t.Logf("after %v, the last line: %s", sig, l[strings.LastIndex(l, "\n")+1:])
+			}
+			if _, err := os.Stat(out + uncheckedSuffix); err != nil {
+				t.Errorf("after %v: %v, want the archive kept as %s", sig, err, filepath.Base(out+uncheckedSuffix))
+			}
+		})
+	}
+}
+
+// outputLines collects a subprocess's stdout and stderr line by line.
+type outputLines struct {
+	mu    sync.Mutex
+	lines []string
+	added chan struct{} // a token after each line
+}
+
+// watchOutput sends cmd's output to a new outputLines; it is read until
+// the process has ended.
+func watchOutput(t *testing.T, cmd *exec.Cmd) *outputLines {
+	o := &outputLines{added: make(chan struct{}, 1)}
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	t.Cleanup(func() { pw.Close() }) // after procs.Start's cleanup has reaped the process
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			o.mu.Lock()
+			o.lines = append(o.lines, sc.Text())
+			o.mu.Unlock()
+			select {
+			case o.added <- struct{}{}:
+			default:
+			}
+		}
+		io.Copy(io.Discard, pr) // a line past the scanner's limit must not block the process
+	}()
+	return o
+}
+
+// waitFor returns the rest of the first line starting with prefix, waiting
+// for it until the process ends or two minutes have passed.
+func (o *outputLines) waitFor(t *testing.T, p *procs.Proc, prefix string) string {
+	t.Helper()
+	deadline := time.After(2 * time.Minute)
+	for {
+		o.mu.Lock()
+		for _, l := range o.lines {
+			if rest, ok := strings.CutPrefix(l, prefix); ok {
+				o.mu.Unlock()
+				return strings.TrimSpace(rest)
+			}
+		}
+		o.mu.Unlock()
+		select {
+		case <-o.added:
+		case <-p.Done():
+			t.Fatalf("the process ended (%v) before printing %q; output:\n%s", p.Err(), prefix, o.text())
+		case <-deadline:
+			t.Fatalf("no line %q within two minutes; output:\n%s", prefix, o.text())
+		}
+	}
+}
+
+func (o *outputLines) text() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return strings.Join(o.lines, "\n")
+}
