@@ -404,10 +404,7 @@ func progressLine(it *batchItem) string {
 	r := it.rep
 	s := fmt.Sprintf("%s: %s", it.name, r.Status)
 	if r.Status == "graded" || r.Status == "timeout" {
-		s += fmt.Sprintf(" %d/%d", r.Required.Earned, r.Required.Possible)
-		if r.Bonus.Possible > 0 { // a one-part batch (PART=A5.1) has none to give
-			s += fmt.Sprintf(", bonus %d/%d", r.Bonus.Earned, r.Bonus.Possible)
-		}
+		s += " " + shortTotals(r)
 	}
 	if n := reportNote(r); n != "" {
 		s += ": " + n

@@ -10,7 +10,7 @@ import (
 
 // reportPage is one submission's report as a single HTML page with its
 // style inline: a student opens it from a file, nothing is fetched. A grade
-// of one part (PART=A5.2) shows no bonus, as report.txt: it has none to give.
+// of one part shows only the total it has (Report.ShowsRequired), as report.txt.
 var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{
 	"replay":       replayHint,
 	"again":        againLine,
@@ -38,7 +38,7 @@ code{background:#f0f0f0;padding:0 .2em}
 </style></head><body>
 <h1>Grade of {{.Submission}}</h1>
 <p><span class="status {{.Status}}">{{.Status}}</span>
-&nbsp; required parts <b>{{.Required.Earned}} / {{.Required.Possible}}</b>{{if .Bonus.Possible}}, bonus <b>{{.Bonus.Earned}} / {{.Bonus.Possible}}</b>{{end}}</p>
+&nbsp;{{if .ShowsRequired}} required parts <b>{{.Required.Earned}} / {{.Required.Possible}}</b>{{end}}{{if and .ShowsRequired .ShowsBonus}},{{end}}{{if .ShowsBonus}} bonus <b>{{.Bonus.Earned}} / {{.Bonus.Possible}}</b>{{end}}</p>
 {{if .Notes}}<h2>{{notesHeading}}</h2><pre>{{range .Notes}}{{.}}
 {{end}}</pre>{{end}}
 {{if .Compile}}<h2>Does not compile</h2><p>No test was run. The compiler says:</p><pre>{{range .Compile}}{{.}}

@@ -7,13 +7,17 @@ import (
 	"testing"
 )
 
-// TestOnePartPageShowsNoBonus: report.html of PART=A5.2 said "bonus 0 / 0"
-// where report.txt and the console show no bonus at all (a grade of one
-// part has none to give); a whole grade's page and text still show it.
-func TestOnePartPageShowsNoBonus(t *testing.T) {
-	for _, part := range []string{"A5.2", ""} {
-		rep := &Report{Submission: "alice", Origin: "hand-ins/alice", Status: "graded", Part: part, Repeat: 1}
-		score(rep, nil, part)
+// TestOnePartShowsOnlyItsTotal: report.html of PART=A5.2 said "bonus 0 / 0"
+// where report.txt and the console show no bonus at all, and every output
+// of PART=A5.6 (an optional part) said "required parts: 0 / 0". A grade
+// shows the totals it has: a whole grade both, one part only its own.
+func TestOnePartShowsOnlyItsTotal(t *testing.T) {
+	for _, c := range []struct {
+		part            string
+		required, bonus bool
+	}{{"A5.2", true, false}, {"A5.6", false, true}, {"", true, true}} {
+		rep := &Report{Submission: "alice", Origin: "hand-ins/alice", Status: "graded", Part: c.part, Repeat: 1}
+		score(rep, nil, c.part)
 		var txt strings.Builder
 		printReport(&txt, rep)
 		page := filepath.Join(t.TempDir(), "report.html")
@@ -24,12 +28,22 @@ func TestOnePartPageShowsNoBonus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := part == "" // only a whole grade has optional parts
-		if got := strings.Contains(txt.String(), "bonus"); got != want {
-			t.Errorf("PART=%q: report.txt mentions a bonus: %v, want %v:\n%s", part, got, want, txt.String())
+		outputs := map[string]string{
+			"report.txt":    txt.String(),
+			"report.html":   strings.ToLower(string(b)),
+			"progress line": progressLine(&batchItem{name: "alice", rep: rep}),
+			"replay line":   shortTotals(rep),
 		}
-		if got := strings.Contains(strings.ToLower(string(b)), "bonus"); got != want {
-			t.Errorf("PART=%q: report.html mentions a bonus: %v, want %v (report.txt: %v)", part, got, want, want)
+		for name, out := range outputs {
+			if got := strings.Contains(out, "bonus"); got != c.bonus {
+				t.Errorf("PART=%q: %s mentions a bonus: %v, want %v:\n%s", c.part, name, got, c.bonus, out)
+			}
+			if got := strings.Contains(out, "/0") || strings.Contains(out, "/ 0"); got {
+				t.Errorf("PART=%q: %s shows a total of nothing (x / 0):\n%s", c.part, name, out)
+			}
+		}
+		if got := strings.Contains(txt.String(), "required parts"); got != c.required {
+			t.Errorf("PART=%q: report.txt names required parts: %v, want %v", c.part, got, c.required)
 		}
 	}
 }

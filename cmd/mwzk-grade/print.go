@@ -44,11 +44,7 @@ func printReport(w io.Writer, rep *Report) {
 	for _, p := range rep.Parts {
 		fmt.Fprintf(w, "  %-5s %3d / %-3d   %s\n", p.ID, p.Score.Earned, p.Score.Possible, p.Title)
 	}
-	fmt.Fprintf(w, "\n  required parts: %d / %d points", rep.Required.Earned, rep.Required.Possible)
-	if rep.Bonus.Possible > 0 {
-		fmt.Fprintf(w, "; bonus: %d / %d", rep.Bonus.Earned, rep.Bonus.Possible)
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\n  %s\n", totalsLine(rep))
 	printNotes(w, rep)
 	if rep.Status != "compile-error" {
 		printFailures(w, rep)
@@ -303,4 +299,29 @@ func visible(s string) string {
 func unsafeRune(r rune) bool {
 	return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r < 0xa0 ||
 		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}
+
+// totalsLine is the report's sum: "required parts: 80 / 100 points; bonus:
+// 15 / 20", with only the totals the grade has (ShowsRequired).
+func totalsLine(rep *Report) string {
+	var parts []string
+	if rep.ShowsRequired() {
+		parts = append(parts, fmt.Sprintf("required parts: %d / %d points", rep.Required.Earned, rep.Required.Possible))
+	}
+	if rep.ShowsBonus() {
+		parts = append(parts, fmt.Sprintf("bonus: %d / %d", rep.Bonus.Earned, rep.Bonus.Possible))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// shortTotals is totalsLine for one line of progress: "80/100, bonus 15/20".
+func shortTotals(rep *Report) string {
+	var parts []string
+	if rep.ShowsRequired() {
+		parts = append(parts, fmt.Sprintf("%d/%d", rep.Required.Earned, rep.Required.Possible))
+	}
+	if rep.ShowsBonus() {
+		parts = append(parts, fmt.Sprintf("bonus %d/%d", rep.Bonus.Earned, rep.Bonus.Possible))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -55,8 +55,7 @@ func replay(ctx context.Context, root string, o options, log io.Writer) error {
 		fmt.Fprintf(log, "\nreplay differs from %s:\n  %s\n", o.replay, strings.Join(diffs, "\n  "))
 		return errMismatch
 	}
-	fmt.Fprintf(log, "\nreplay matches %s: %s, %d/%d, bonus %d/%d, every test as recorded\n",
-		o.replay, rep.Status, rep.Required.Earned, rep.Required.Possible, rep.Bonus.Earned, rep.Bonus.Possible)
+	fmt.Fprintf(log, "\nreplay matches %s: %s, %s, every test as recorded\n", o.replay, rep.Status, shortTotals(rep))
 	return nil
 }
 

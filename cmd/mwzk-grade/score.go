@@ -55,6 +55,14 @@ type Report struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
+// ShowsRequired and ShowsBonus say which totals the reports show: a grade
+// of one optional part (PART=A5.6) has no required points to give, one of
+// a required part (PART=A5.2) no bonus; "0 / 0" would read as a score.
+func (r *Report) ShowsRequired() bool { return r.Required.Possible > 0 || r.Bonus.Possible == 0 }
+
+// ShowsBonus: see ShowsRequired.
+func (r *Report) ShowsBonus() bool { return r.Bonus.Possible > 0 }
+
 // Score is earned of possible points.
 type Score struct {
 	Earned   int `json:"earned"`
