@@ -2,5 +2,5 @@
 
 package main
 
-// gorunRoleMain: the test of stopWithGoRun is Linux's.
+// gorunRoleMain: the test of procs.StopWithGoRun is Linux's.
 func gorunRoleMain() bool { return false }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"zablab/internal/procs"
 	"zablab/mwzookeeper/conformance"
 )
 
@@ -75,11 +76,11 @@ func main() {
 }
 
 // interruptContext is done on Ctrl-C or SIGTERM, and when the `go run`
-// that started the grader dies (stopWithGoRun); a batch then ends as
+// that started the grader dies (procs.StopWithGoRun); a batch then ends as
 // interrupted, its gradebook written.
 func interruptContext() (context.Context, context.CancelFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	stopWithGoRun() // after the handler: a SIGTERM it sends at once is caught
+	procs.StopWithGoRun() // after the handler: a SIGTERM it sends at once is caught
 	return ctx, stop
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"zablab/internal/procs"
+	"zablab/internal/wait"
 )
 
 // TestInterruptRemovesTheUnpackedCopy: make handout stopped with Ctrl-C
@@ -68,6 +69,41 @@ func TestInterruptRemovesTheUnpackedCopy(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGoRunKilledRemovesTheUnpackedCopy: make handout runs the tool
+// through go run, and a SIGTERM to make alone reaches only the go command,
+// which dies of it: the tool went on checking, orphaned, and left its copy
+// when it ended. Started by a process named "go" that is then killed, the
+// tool now stops as on SIGTERM and removes the copy. The "go" here is a
+// shell under that name, which waits for the tool as go run does.
+func TestGoRunKilledRemovesTheUnpackedCopy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("packs and unpacks the handout: skipped with -short")
+	}
+	root := repoRootT(t)
+	dir := t.TempDir()
+	bin, goRun := filepath.Join(dir, "mwzk-handout"), filepath.Join(dir, "go")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build of mwzk-handout: %v\n%s", err, out)
+	}
+	if err := os.Symlink("/bin/sh", goRun); err != nil {
+		t.Fatal(err)
+	}
+	tmp, out := t.TempDir(), filepath.Join(t.TempDir(), "aufgabe5.tar.gz")
+	cmd := exec.Command(goRun, "-c", `"$0" "$@"; echo "parent: the tool ended ($?)"`, bin, "--out", out)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GIT_CEILING_DIRECTORIES="+filepath.Dir(tmp))
+	lines := watchOutput(t, cmd)
+	p := procs.Start(t, cmd) // its cleanup kills the group: the tool too, should it run on
+	lines.waitFor(t, p, "handout: unpacked into ")
+	if err := p.Cmd.Process.Kill(); err != nil { // the go command alone, not its group
+		t.Fatal(err)
+	}
+	wait.For(t, "the tool to stop and remove its copy after its go run was killed", 2*time.Minute, func() bool {
+		left, _ := os.ReadDir(tmp)
+		return len(left) == 0 && strings.Contains(lines.text(), "was not checked to the end")
+	})
 }
 
 // outputLines collects a subprocess's stdout and stderr line by line.

@@ -13,4 +13,8 @@
 // The parent-death signal fires when the thread that started the child
 // exits; Go's runtime keeps its threads alive unless a goroutine locked to
 // one ends, which these tests never do.
+//
+// The other way round, StopWithGoRun keeps a command started through
+// `go run` (the grader, the handout's builder) from outliving the go
+// command when only that is killed.
 package procs
