@@ -141,18 +141,24 @@ func (n *node) open() error {
 	if err == nil {
 		err = n.snaps.restore(n, snap)
 	}
-	if err == nil {
-		err = n.buildCore(restored)
-	}
+	// The core comes last: building it logs "becoming LOOKING", which must
+	// not precede a failure to start (a taken port, a bad trace file).
 	if err == nil {
 		n.trace, err = openTracer(&n.cfg, n.inc, restored)
 	}
 	if err == nil && n.newTr != nil {
 		n.tr, err = n.newTr()
 	}
+	if err == nil {
+		err = n.buildCore(restored)
+	}
 	if err != nil {
 		if n.meter != nil {
 			n.meter.forget() // buildCore published figures of a peer that never runs
+		}
+		if n.tr != nil {
+			_ = n.tr.Close()
+			n.tr = nil
 		}
 		n.trace.close()
 		_ = st.Close()
