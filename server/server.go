@@ -135,7 +135,7 @@ func (s *Server) Start() error {
 		var err error
 		if ln, err = net.Listen("tcp", addr); err != nil {
 			key := listenKey(s.props, err, mwzookeeper.KeyClientPort, KeyClientPortAddress)
-			return s.props.Errorf(key, ErrConfig, "cannot listen on %s: %v", addr, err)
+			return s.props.Errorf(key, ErrListen, "cannot listen on %s: %v", addr, err)
 		}
 	}
 	s.mu.Lock()
