@@ -41,3 +41,16 @@ func TestMyidWithASignIsTheIDZabRuns(t *testing.T) {
 		t.Errorf("conf with myid=+1:\n%s\nwant a line serverId=1", conf)
 	}
 }
+
+// TestLonePeerLeaderNamesItsAddress: a lone peer leads itself, and
+// /commands/leader said so with leader_ip "": a lone peer has no peer<i>
+// key to take the address from. It names the address the peer serves
+// clients on. (Apache ZooKeeper's standalone server answers the command
+// with "server is not initialized": docs/decisions.md says why not here.)
+func TestLonePeerLeaderNamesItsAddress(t *testing.T) {
+	s := startA5Props(t, "dataLogDir=log\ntickTime=50\nlog.level="+zabLogLevel()+"\n"+opsProps(t))
+	got := adminJSON(t, s, "leader")
+	if got["error"] != nil || got["is_leader"] != true || got["leader_ip"] != "127.0.0.1" {
+		t.Errorf("/commands/leader of a lone peer = %v, want is_leader true, leader_ip 127.0.0.1", got)
+	}
+}
