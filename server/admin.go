@@ -41,7 +41,7 @@ type httpSide struct {
 func (s *Server) serve(key, addr string, h http.Handler, addrKeys ...string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return s.props.Errorf(listenKey(s.props, err, key, addrKeys...), ErrConfig, "cannot listen on %s: %v", addr, err)
+		return s.props.Errorf(listenKey(s.props, err, key, addrKeys...), ErrListen, "cannot listen on %s: %v", addr, err)
 	}
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	s.http.mu.Lock()

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -169,8 +170,14 @@ func (s *Server) adminLeader() map[string]any {
 		return map[string]any{"is_leader": false, "error": "no leader elected"}
 	}
 	_, addrs := s.peerList()
-	return map[string]any{"is_leader": f.Leader == s.ID(), "leader_id": f.Leader,
-		"leader_ip": hostOf(addrs[int(f.Leader)])}
+	ip := hostOf(addrs[int(f.Leader)])
+	if len(addrs) == 0 { // a lone peer leads itself and has no Zab address: name where it serves
+		ip = s.cfg.ClientPortAddress
+		if a, ok := s.Addr().(*net.TCPAddr); ok {
+			ip = a.IP.String()
+		}
+	}
+	return map[string]any{"is_leader": f.Leader == s.ID(), "leader_id": f.Leader, "leader_ip": ip}
 }
 
 func hostOf(addr string) string {

@@ -19,6 +19,12 @@ const KeyClientPortAddress = "clientPortAddress"
 // line and the key (see properties.Error).
 var ErrConfig = errors.New("server: bad configuration")
 
+// ErrListen marks a port the server could not listen on (in use, not
+// allowed, an address the machine lacks). Such an error names its key as
+// ErrConfig's do, but the file is not wrong as written: the same start may
+// succeed later (mwzk-server exits 1, not 2).
+var ErrListen = errors.New("server: cannot listen")
+
 // Config is the part of a peer's properties the server reads.
 type Config struct {
 	ClientPort        int    // 1..65535; 0 only when a listener is given

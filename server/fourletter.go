@@ -33,15 +33,16 @@ func (c *conn) fourLetterWord(word string) {
 	case !s.cfg.Ops.allowed(word):
 		fmt.Fprintf(&b, "%s is not executed because it is not in the whitelist.\n", word)
 	default:
-		s.answerWord(&b, word)
+		s.answerWord(&b, word, c)
 	}
 	c.nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
 	c.nc.Write([]byte(b.String()))
 	c.closeQuiet("answered " + word)
 }
 
-// answerWord writes the answer to word, one of fourLetterWords.
-func (s *Server) answerWord(b *strings.Builder, word string) {
+// answerWord writes the answer to word, one of fourLetterWords, asked on
+// the connection asker.
+func (s *Server) answerWord(b *strings.Builder, word string, asker *conn) {
 	switch word {
 	case "ruok":
 		b.WriteString("imok")
@@ -72,23 +73,23 @@ func (s *Server) answerWord(b *strings.Builder, word string) {
 			b.WriteString(notServing)
 			break
 		}
-		s.writeStatus(b, word)
+		s.writeStatus(b, word, asker)
 	}
 }
 
-func (s *Server) writeStatus(b *strings.Builder, word string) {
+func (s *Server) writeStatus(b *strings.Builder, word string, asker *conn) {
 	st := s.serviceStats()
 	switch word {
 	case "srvr":
-		s.writeSrvr(b, st, false)
+		s.writeSrvr(b, st, nil)
 	case "stat":
-		s.writeSrvr(b, st, true)
+		s.writeSrvr(b, st, asker)
 	case "mntr":
 		for _, f := range s.monitor() {
 			fmt.Fprintf(b, "zk_%s\t%s\n", f.Key, formatFigure(f.Val))
 		}
 	case "cons":
-		s.writeCons(b)
+		s.writeCons(b, asker)
 		b.WriteString("\n")
 	case "wchs":
 		d := s.details()
@@ -173,11 +174,13 @@ func (s *Server) serviceStats() mwzookeeper.Stats {
 	return st
 }
 
-func (s *Server) writeSrvr(b *strings.Builder, st mwzookeeper.Stats, clients bool) {
+// writeSrvr answers srvr, and stat when asker (stat's connection) is set:
+// stat lists the clients.
+func (s *Server) writeSrvr(b *strings.Builder, st mwzookeeper.Stats, asker *conn) {
 	fmt.Fprintf(b, "Zookeeper version: %s, built for MWZooKeeper\n", Version)
-	if clients {
+	if asker != nil {
 		b.WriteString("Clients:\n")
-		s.writeCons(b)
+		s.writeCons(b, asker)
 		b.WriteString("\n")
 	}
 	lo, avg, hi := s.stats.latencyMs()
@@ -187,10 +190,22 @@ func (s *Server) writeSrvr(b *strings.Builder, st mwzookeeper.Stats, clients boo
 	fmt.Fprintf(b, "Zxid: 0x%x\nMode: %s\nNode count: %d\n", st.Zxid, st.Role, st.Nodes)
 }
 
-func (s *Server) writeCons(b *strings.Builder) {
+// writeCons lists the client connections and, as ZooKeeper 3.8 does, the
+// connection asker that asks, so that the list is never empty. The asker
+// is listed as ZooKeeper lists it: no session, its word received, nothing
+// sent yet. It stays out of the counts (srvr's Connections, mntr's
+// num_alive_connections), which /metrics shares with mntr.
+func (s *Server) writeCons(b *strings.Builder, asker *conn) {
 	cs := s.connList()
+	if asker != nil {
+		cs = append(cs, asker)
+	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].remote < cs[j].remote })
 	for _, c := range cs {
+		if c == asker {
+			fmt.Fprintf(b, " /%s[0](queued=0,recved=1,sent=0)\n", c.remote)
+			continue
+		}
 		c.mu.Lock()
 		queued := len(c.pending) - c.head
 		c.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"zablab/properties"
 	"zablab/zab"
 )
 
@@ -68,14 +69,18 @@ func (s *Server) zabFigures(role string) []figure {
 }
 
 // ID is the peer's id as Zab reads it: a lone peer (no peer<i> keys; an
-// ensemble's peer must have myid) without the key is peer 1.
-func (s *Server) ID() uint64 {
-	v, ok := s.props.Get("myid")
-	if !ok {
-		return 1
+// ensemble's peer must have myid) without the key is peer 1. It parses with
+// Zab's getter (properties.Int, a sign allowed), so that "myid=+1", which
+// Zab runs as peer 1, is 1 in every admin view too; a value Zab refuses
+// never gets this far.
+func (s *Server) ID() uint64 { return peerID(s.props) }
+
+func peerID(p *properties.Properties) uint64 {
+	id, err := p.Int("myid", 1)
+	if err != nil || id < 0 {
+		return 0
 	}
-	id, _ := strconv.ParseUint(trim(v), 10, 64)
-	return id
+	return uint64(id)
 }
 
 func (s *Server) uptime() time.Duration {

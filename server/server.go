@@ -91,8 +91,8 @@ func New(p *properties.Properties, f mwzookeeper.Factory, o Options) (*Server, e
 	if log == nil {
 		log = logrus.StandardLogger()
 	}
-	if id, ok := p.Get("myid"); ok {
-		log = log.WithField("peer", trim(id))
+	if _, ok := p.Get("myid"); ok {
+		log = log.WithField("peer", peerID(p)) // as Zab's lines name it: "+1" is 1
 	}
 	s := &Server{cfg: cfg, props: p, opts: o, log: log, svc: f(),
 		conns: map[*conn]struct{}{}, sessions: map[int64]*conn{}, perIP: map[string]int{},
@@ -135,7 +135,7 @@ func (s *Server) Start() error {
 		var err error
 		if ln, err = net.Listen("tcp", addr); err != nil {
 			key := listenKey(s.props, err, mwzookeeper.KeyClientPort, KeyClientPortAddress)
-			return s.props.Errorf(key, ErrConfig, "cannot listen on %s: %v", addr, err)
+			return s.props.Errorf(key, ErrListen, "cannot listen on %s: %v", addr, err)
 		}
 	}
 	s.mu.Lock()

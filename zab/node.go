@@ -127,7 +127,7 @@ var openStore = storage.OpenFileStore
 func (n *node) open() error {
 	st, err := openStore(n.cfg.DataLogDir, n.cfg.DataSnapDir)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrStorage, err)
+		return n.storageErr(err)
 	}
 	n.store = st
 	if fl, ok := st.Log.(*storage.FileLog); ok && n.cfg.SkipFsync {
@@ -138,21 +138,29 @@ func (n *node) open() error {
 	for _, w := range st.Warnings() { // known only once Restore has read
 		n.lg.Warn("storage repaired on start: " + w)
 	}
-	if err == nil {
+	if err != nil {
+		err = n.storageErr(err)
+	} else {
 		err = n.snaps.restore(n, snap)
 	}
-	if err == nil {
-		err = n.buildCore(restored)
-	}
+	// The core comes last: building it logs "becoming LOOKING", which must
+	// not precede a failure to start (a taken port, a bad trace file).
 	if err == nil {
 		n.trace, err = openTracer(&n.cfg, n.inc, restored)
 	}
 	if err == nil && n.newTr != nil {
 		n.tr, err = n.newTr()
 	}
+	if err == nil {
+		err = n.buildCore(restored)
+	}
 	if err != nil {
 		if n.meter != nil {
 			n.meter.forget() // buildCore published figures of a peer that never runs
+		}
+		if n.tr != nil {
+			_ = n.tr.Close()
+			n.tr = nil
 		}
 		n.trace.close()
 		_ = st.Close()
@@ -161,6 +169,22 @@ func (n *node) open() error {
 	n.lg.WithFields(logrus.Fields{"epoch": restored.Stable.CurrentEpoch, "snapshot": restored.Snapshot.Zxid.String(),
 		"log_entries": len(restored.Entries), "incarnation": fmt.Sprintf("%#x", n.inc)}).Info("peer started")
 	return nil
+}
+
+// storageErr is err of opening or restoring the storage, naming the key
+// of the folder it is about (as every error about the file names its key):
+// dataSnapDir only when it is a folder of its own, since it defaults to
+// dataLogDir.
+func (n *node) storageErr(err error) error {
+	var de *storage.DirError
+	if !errors.As(err, &de) {
+		return fmt.Errorf("%w: %w", ErrStorage, err)
+	}
+	key := "dataLogDir"
+	if !de.Log && n.cfg.DataSnapDir != n.cfg.DataLogDir {
+		key = "dataSnapDir"
+	}
+	return fmt.Errorf("%w: %s=%s: %w", ErrStorage, key, de.Dir, err)
 }
 
 func (n *node) buildCore(restored core.Restored) error {

@@ -16,5 +16,8 @@
 // minSessionTimeout and maxSessionTimeout (ms, default 2 and 20 ticks).
 // SIGTERM or SIGINT stops the peer cleanly (sessions are left to expire
 // or to move to another peer) and it exits 0. A bad configuration is one
-// error line naming the file, the line and the key, and exit code 2.
+// error line naming the file, the line and the key, and exit code 2. A
+// start that fails on something outside the file (a port or a data folder
+// another process holds) names the key too and exits 1, as a failure
+// while running does: the same command may succeed later.
 package main

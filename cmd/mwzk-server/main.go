@@ -19,10 +19,14 @@ import (
 	"zablab/zab"
 )
 
-// Exit codes.
+// Exit codes. 2 says the command line or the file is wrong as written:
+// running it again is pointless. 1 says the peer failed, at start on
+// something outside the file (a port or a data folder another process
+// holds, a disk error) or while running: the same command may succeed
+// later, so a supervisor may restart on 1 but not on 2.
 const (
 	exitOK     = 0
-	exitFailed = 1 // the peer failed while running
+	exitFailed = 1 // the peer failed to start or while running
 	exitUsage  = 2 // bad flags or configuration
 )
 
@@ -62,11 +66,7 @@ func run(args []string, stderr io.Writer) int {
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
 	if err := srv.Start(); err != nil {
 		fmt.Fprintln(stderr, "mwzk-server:", err)
-		var pe *properties.Error
-		if errors.As(err, &pe) {
-			return exitUsage
-		}
-		return exitFailed
+		return startExit(err)
 	}
 	log.WithField("peer", srv.ID()).WithField("impl", fl.impl).
 		Infof("mwzk-server listening for clients on %s", srv.Addr())
@@ -77,6 +77,18 @@ func run(args []string, stderr io.Writer) int {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// startExit is the exit code for a failed Start: a key whose value is
+// wrong (the Service reads Zab's keys only now) is a usage error; a port
+// that cannot be listened on names its key too but is a failure to start,
+// as a taken Zab port or a data folder in use is.
+func startExit(err error) int {
+	var pe *properties.Error
+	if errors.As(err, &pe) && !errors.Is(err, server.ErrListen) {
+		return exitUsage
+	}
+	return exitFailed
 }
 
 // parseFlags reads the command line. A code of 0 or more means: exit with

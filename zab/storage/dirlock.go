@@ -68,10 +68,10 @@ func (l *dirLock) unlock() error {
 
 // lockDirs locks each distinct folder of dirs, in order; on failure it
 // releases what it took.
-func lockDirs(dirs ...string) ([]*dirLock, error) {
+func lockDirs(logDir, snapDir string) ([]*dirLock, error) {
 	var locks []*dirLock
 	seen := map[string]bool{}
-	for _, d := range dirs {
+	for i, d := range []string{logDir, snapDir} {
 		abs, err := filepath.Abs(d)
 		if err != nil {
 			abs = d
@@ -83,7 +83,7 @@ func lockDirs(dirs ...string) ([]*dirLock, error) {
 		l, err := lockDir(d)
 		if err != nil {
 			unlockAll(locks)
-			return nil, err
+			return nil, &DirError{Dir: d, Log: i == 0, Err: err}
 		}
 		locks = append(locks, l)
 	}

@@ -55,6 +55,8 @@ type Store struct {
 	Snapshots Snapshots
 
 	locks []*dirLock // the data folders' locks (OpenFileStore); released by Close
+
+	logDir, snapDir string // the folders (OpenFileStore): Restore's errors name theirs (DirError)
 }
 
 // Close closes the log and releases the data folders' locks.
@@ -144,7 +146,7 @@ func (s *Store) Restore() (core.Restored, *core.Snapshot, error) {
 	var r core.Restored
 	st, err := s.Stable.Load()
 	if err != nil {
-		return r, nil, err
+		return r, nil, s.inDir(false, err)
 	}
 	r.Stable = st
 	var snap *core.Snapshot
@@ -154,13 +156,25 @@ func (s *Store) Restore() (core.Restored, *core.Snapshot, error) {
 		snap = &latest
 		r.Snapshot = latest.Meta
 	case !errors.Is(err, ErrNoSnapshot):
-		return r, nil, err
+		return r, nil, s.inDir(false, err)
 	}
 	r.Entries, err = s.Log.Entries(r.Snapshot.Zxid)
 	if err == nil {
 		err = s.checkNoHole(r.Snapshot.Zxid, r.Entries)
 	}
-	return r, snap, err
+	return r, snap, s.inDir(true, err)
+}
+
+// inDir marks err as about the log's folder (log) or the snapshots' folder
+// of a file store; a store not opened from folders leaves it as it is.
+func (s *Store) inDir(log bool, err error) error {
+	if err == nil || s.logDir == "" {
+		return err
+	}
+	if log {
+		return &DirError{Dir: s.logDir, Log: true, Err: err}
+	}
+	return &DirError{Dir: s.snapDir, Err: err}
 }
 
 // checkNoHole refuses a history with a hole: within an epoch zxids count
