@@ -46,7 +46,8 @@ func TestMyidWithASignIsTheIDZabRuns(t *testing.T) {
 // /commands/leader said so with leader_ip "": a lone peer has no peer<i>
 // key to take the address from. It names the address the peer serves
 // clients on. (Apache ZooKeeper's standalone server answers the command
-// with "server is not initialized": docs/decisions.md says why not here.)
+// with "server is not initialized", which reads as "not started": a lone
+// peer is running, and leads itself.)
 func TestLonePeerLeaderNamesItsAddress(t *testing.T) {
 	s := startA5Props(t, "dataLogDir=log\ntickTime=50\nlog.level="+zabLogLevel()+"\n"+opsProps(t))
 	got := adminJSON(t, s, "leader")

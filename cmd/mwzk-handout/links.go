@@ -26,7 +26,7 @@ func brokenLinks(kept []file) []string {
 		if !strings.HasSuffix(f.path, ".md") {
 			continue
 		}
-		for _, m := range mdLink.FindAllSubmatch(f.data, -1) {
+		for _, m := range mdLink.FindAllSubmatch(withoutCode(f.data), -1) {
 			target := string(m[1])
 			if target == "" || strings.Contains(target, ":") { // an anchor here, or a URL
 				continue
@@ -38,6 +38,13 @@ func brokenLinks(kept []file) []string {
 	}
 	return out
 }
+
+// codeSpan is a fenced code block or an inline code span: text in them
+// is shown as written, never a link ("`conn[0](queued=0)`").
+var codeSpan = regexp.MustCompile("(?ms)^```.*?^```|`[^`\n]*`")
+
+// withoutCode is md with its code blocks and spans left out.
+func withoutCode(md []byte) []byte { return codeSpan.ReplaceAll(md, nil) }
 
 // docsMention is a path of a page under docs/ named in any text: a Go
 // comment's "(docs/decisions.md)" as much as a Markdown link.
