@@ -38,6 +38,12 @@ func pipelinedZxidScript(t *testing.T, addr string) []string {
 		{"create with an empty ACL", 0, mw.OpCreate, be32(be32(be32(jstr(nil, "/noacl"), 0), 0), 0)},
 		{"multi holding a getData", 0, mw.OpMulti, multiRead},
 		{"whoAmI again", 0, mw.OpWhoAmI, nil},
+		{"create of a bad path", 0, mw.OpCreate, createBody("bad", 0)},
+		{"reconfig", 0, mw.OpReconfig, be64(jstr(jstr(jstr(nil, ""), ""), "server.1=127.0.0.1:2888:3888;2181"), -1)},
+		{"delete of a missing node", 0, mw.OpDelete, be32(jstr(nil, "/pznone"), -1)},
+		{"setData of a bad version", 0, mw.OpSetData, be32(jstr(jstr(nil, "/pz0"), "x"), 9)},
+		{"sync of a bad path", 0, mw.OpSync, jstr(nil, "bad")},
+		{"create of an existing node", 0, mw.OpCreate, createBody("/pz0", 0)},
 	} {
 		xid := int32(100 + 2*i)
 		first := append(be32(be32(nil, xid), int32(mw.OpCreate)), createBody(fmt.Sprintf("/pz%d", i), 0)...)
