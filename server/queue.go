@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
@@ -51,6 +52,9 @@ type slot struct {
 	zxid    int64 // the Service's reply's zxid; 0 for answers the server made
 	done    bool
 	last    bool // closeSession: drain the connection after this reply
+	// lateZxid: a reply the server made waits behind earlier ones; its
+	// header zxid is set as it leaves the FIFO (fillZxid).
+	lateZxid bool
 
 	reply func(*mwzookeeper.Response) // s.complete, bound once per slot
 }
@@ -136,10 +140,12 @@ func (s *slot) complete(resp *mwzookeeper.Response) {
 		if syncPath { // ZooKeeper's SyncResponse echoes the path; Services need not
 			r.Path = s.req.Path
 		}
-		if r.Zxid == 0 && s.hdr.Op != mwzookeeper.OpSASL { // e.g. an answer the server made: the newest zxid given (SASL's: 0, as ZooKeeper's)
+		made := r.Zxid == 0 && s.hdr.Op != mwzookeeper.OpSASL
+		if made { // e.g. an answer the server made: the newest zxid given (SASL's: 0, as ZooKeeper's)
 			r.Zxid = c.zxid
 		}
 		resp = &r
+		s.lateZxid = made
 	}
 	dst := c.target(s)
 	n := len(*dst)
@@ -171,6 +177,7 @@ func (s *slot) headerOnly(err error, zeroZxid bool) {
 	if zeroZxid {
 		zxid = 0
 	}
+	s.lateZxid = !zeroZxid
 	*dst = wire.AppendError(*dst, s.hdr.Xid, zxid, err)
 	c.queued += len(*dst) - n
 	c.finishLocked(s)
@@ -198,6 +205,7 @@ func (c *conn) finishLocked(done *slot) {
 		c.pending[c.head] = nil
 		c.head++
 		c.releaseHeld(s, true)
+		c.fillZxid(s)
 		c.out = append(c.out, s.buf...)
 		if s.timed {
 			c.timed = append(c.timed, timedReply{read: s.start, applied: s.applied, zab: s.zab})
@@ -226,6 +234,20 @@ func (c *conn) finishLocked(done *slot) {
 		return
 	}
 	c.wakeWriter()
+}
+
+// fillZxid gives a reply the server made, which waited in s.buf behind
+// earlier replies, the newest zxid of the connection's replies now, as it
+// is written after them: made when it completed, its zxid could be older
+// than theirs, and clients take a reply's zxid above 0 for the newest they
+// have seen (the Java client's whoAmI). ZooKeeper answers in order, each
+// reply with the zxid processed by then. A reply that went straight to
+// c.out had every earlier one written already.
+func (c *conn) fillZxid(s *slot) {
+	if s.lateZxid && len(s.buf) >= 16 {
+		binary.BigEndian.PutUint64(s.buf[8:16], uint64(c.zxid)) // after the length and the xid
+	}
+	s.lateZxid = false
 }
 
 // recycle resets a slot whose reply is in the outgoing buffer.

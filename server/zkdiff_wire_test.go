@@ -80,7 +80,7 @@ func createModesScript(t *testing.T, addr string) []string {
 			}
 			for _, ttl := range ttls {
 				if op == mw.OpCreateTTL && ttl < 0 && flags != 5 && flags != 6 {
-					continue // createTTL of a non-TTL mode and no TTL: at the end, on its own
+					continue // stops ZooKeeper 3.8: TestCreateTTLWithoutTTLMode
 				}
 				p := fmt.Sprintf("/cm/o%df%dt%d", op, flags, ttl)
 				body := createBody(p, flags)
@@ -123,6 +123,32 @@ func TestCreateModesAsZooKeeper(t *testing.T) {
 	got := createModesScript(t, startA5(t, "zookeeper.extendedTypesEnabled=true\n").Addr().String())
 	want := createModesScript(t, realzk.StartTWith(t))
 	againstZooKeeper(t, want, got, nil)
+}
+
+// TestCreateTTLWithoutTTLMode: createTTL of a mode that is not TTL with
+// a TTL below 0 is BadArguments here, as with a TTL of 0 or more, and the
+// server goes on. Not compared: ZooKeeper 3.8 lets it through its
+// validateTTL and its SyncThread dies applying it ("ttl must be
+// positive"): no reply, the connection closes, the server stops serving
+// (docs/decisions.md).
+func TestCreateTTLWithoutTTLMode(t *testing.T) {
+	addr := startA5(t, "zookeeper.extendedTypesEnabled=true\n").Addr().String()
+	r := dialAddr(t, addr)
+	r.connect(0, make([]byte, 16), 10000)
+	xid := int32(0)
+	for _, flags := range []int32{0, 1, 2, 3, 4} {
+		for _, ttl := range []int64{-1, -2} {
+			xid++
+			code, _, _, _ := rawCall(r, xid, mw.OpCreateTTL, be64(createBody(fmt.Sprintf("/nt%d", flags), flags), ttl))
+			if code != int32(mw.CodeOf(mw.ErrBadArguments)) {
+				t.Errorf("createTTL flags %d ttl %d: code %d, want BadArguments (%d)", flags, ttl, code, mw.CodeOf(mw.ErrBadArguments))
+			}
+		}
+	}
+	xid++
+	if code, _, _, _ := rawCall(r, xid, mw.OpCreate, createBody("/after", 0)); code != 0 {
+		t.Errorf("create /after on the same connection: code %d, want 0", code)
+	}
 }
 
 // readOrClose reads one frame with a deadline: "closed" at EOF,
