@@ -1,11 +1,8 @@
 package server
 
 import (
-	"io"
-	"net"
 	"strings"
 	"testing"
-	"time"
 
 	"zablab/internal/realzk"
 )
@@ -14,18 +11,8 @@ import (
 // the asking connection's own address replaced by ADDR.
 func wordFrom(t *testing.T, addr, word string) string {
 	t.Helper()
-	nc, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	nc.SetDeadline(time.Now().Add(10 * time.Second))
-	nc.Write([]byte(word))
-	out, err := io.ReadAll(nc)
-	if err != nil {
-		t.Fatalf("%s: %v", word, err)
-	}
-	return strings.ReplaceAll(string(out), nc.LocalAddr().String(), "ADDR")
+	out, local := askWord(t, addr, word)
+	return strings.ReplaceAll(out, local, "ADDR")
 }
 
 // TestConsWithoutSessionsAsZooKeeper: Apache ZooKeeper 3.8 lists the

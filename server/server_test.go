@@ -370,7 +370,15 @@ func TestFourLetterWords(t *testing.T) {
 
 func fourLetter(t *testing.T, addr net.Addr, word string) string {
 	t.Helper()
-	nc, err := net.Dial("tcp", addr.String())
+	out, _ := askWord(t, addr.String(), word)
+	return out
+}
+
+// askWord sends a four-letter word to addr on a connection of its own and
+// returns the answer and that connection's local address.
+func askWord(t *testing.T, addr, word string) (answer, local string) {
+	t.Helper()
+	nc, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +389,7 @@ func fourLetter(t *testing.T, addr net.Addr, word string) string {
 	if err != nil {
 		t.Fatalf("%s: %v", word, err)
 	}
-	return string(out)
+	return string(out), nc.LocalAddr().String()
 }
 
 func TestMaxClientCnxns(t *testing.T) {
