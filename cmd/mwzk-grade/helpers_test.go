@@ -204,3 +204,18 @@ func stubsSubmission(t *testing.T, root string) *submission {
 	}
 	return sub
 }
+
+// reportHTML is report.html for rep, written to a temporary folder and
+// read back.
+func reportHTML(t *testing.T, rep *Report) string {
+	t.Helper()
+	page := filepath.Join(t.TempDir(), "report.html")
+	if err := writeHTML(page, rep); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

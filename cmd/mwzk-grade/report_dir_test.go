@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -29,15 +27,8 @@ func TestReportsNameTheGradedFolder(t *testing.T) {
 	if !strings.Contains(text.String(), "only "+want+"*.go is graded") || !strings.Contains(text.String(), "Graded files ("+want+")") {
 		t.Errorf("the text report does not name %s as the graded folder:\n%s", want, text.String())
 	}
-	page := filepath.Join(t.TempDir(), "report.html")
-	if err := writeHTML(page, rep); err != nil {
-		t.Fatal(err)
-	}
-	html, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(html), "<code>"+want+"*.go</code> is graded") || !strings.Contains(string(html), "Graded files in <code>"+want+"</code>") {
+	html := reportHTML(t, rep)
+	if !strings.Contains(html, "<code>"+want+"*.go</code> is graded") || !strings.Contains(html, "Graded files in <code>"+want+"</code>") {
 		t.Errorf("the HTML report does not name %s as the graded folder", want)
 	}
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -41,15 +39,7 @@ func TestHiddenTestHasNoReplayLine(t *testing.T) {
 		{Name: "TreeOperations", Points: 4, Runs: 1, Status: "fail"},
 		{Name: "HiddenRecreate", Extra: true, Points: 3, Runs: 1, Status: "fail"},
 	}}}}
-	page := filepath.Join(t.TempDir(), "report.html")
-	if err := writeHTML(page, rep); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	html := string(b)
+	html := reportHTML(t, rep)
 	if !strings.Contains(html, "RUN=TreeOperations") || strings.Contains(html, "RUN=HiddenRecreate") {
 		t.Errorf("replay lines: want one for TreeOperations and none for the hidden test:\n%s", html)
 	}

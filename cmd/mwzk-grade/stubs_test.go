@@ -95,15 +95,7 @@ func TestStubsNoteHasItsOwnHeading(t *testing.T) {
 	if n := section(txt, "\n"+notesHeading); !strings.Contains(n, stubsUnchanged) {
 		t.Errorf("report.txt has no %q section with the stubs' note; output:\n%s", notesHeading, txt)
 	}
-	page := filepath.Join(t.TempDir(), "report.html")
-	if err := writeHTML(page, rep); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	html := string(b)
+	html := reportHTML(t, rep)
 	if p := section(html, "<h2>Problems outside the tests</h2>"); strings.Contains(p, stubsUnchanged) {
 		t.Errorf("report.html lists the stubs' note among the problems outside the tests:\n%s", p)
 	}
