@@ -528,7 +528,13 @@ func gradebookRow(name string, r *Report, possible int) []string {
 	}
 	// possible: what total is out of, 100, or a part's alone (PART=A5.1:
 	// 30), so that a part-only gradebook does not pass for a whole one.
-	row := []string{csvText(name), csvText(r.Status), strconv.Itoa(r.Required.Earned), strconv.Itoa(possible), bonus}
+	// An optional part alone (PART=A5.6) has no required total: empty
+	// cells, as the reports show none, not a total of 0 out of 0.
+	total, outOf := "", ""
+	if r.ShowsRequired() {
+		total, outOf = strconv.Itoa(r.Required.Earned), strconv.Itoa(possible)
+	}
+	row := []string{csvText(name), csvText(r.Status), total, outOf, bonus}
 	for _, id := range gradebookHeader[5:12] {
 		i := slices.IndexFunc(r.Parts, func(p PartGrade) bool { return p.ID == id })
 		if i < 0 {
