@@ -355,8 +355,10 @@ func setAside(dir string) func(back bool) bool {
 
 // refusedReport is the report of a submission that could not be read.
 func refusedReport(root string, o options, it *batchItem, err error) *Report {
+	// Timeout and Extra too: its report's "again" command grades it as the
+	// batch did, as every other report of the batch says.
 	rep := &Report{Submission: it.name, Origin: it.path, Status: "refused", Repeat: o.repeat, Part: o.part,
-		Grader: graderVersion(root), GoVersion: goVersion()}
+		Timeout: o.timeout.String(), Extra: o.extra, Grader: graderVersion(root), GoVersion: goVersion()}
 	rep.Problems = []string{strings.TrimPrefix(err.Error(), errRefused.Error()+": ")}
 	rep.GraderTree, _ = graderTreeHash(root, o.extra, o.leave()...)
 	score(rep, nil, o.part)
