@@ -207,7 +207,7 @@ func listSubmissions(dir string) (items []batchItem, texts []string, err error) 
 	}
 	for _, de := range des {
 		n := de.Name()
-		if strings.HasPrefix(n, ".") {
+		if strings.HasPrefix(n, ".") || macMetadata(n) { // Finder's __MACOSX/ too
 			continue
 		}
 		if p, _ := platformPrefix(n); onlineText(n) && uploads[p] {
