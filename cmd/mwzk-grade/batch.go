@@ -54,8 +54,8 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 	if o.repeat > 1 {
 		limit += fmt.Sprintf(" (%d runs of %v)", o.repeat, o.timeout)
 	}
-	fmt.Fprintf(log, "mwzk-grade: %d submissions in %s, %d at once, %s each at most; reports to %s\n",
-		len(items), o.submissions, o.jobs, limit, o.out)
+	fmt.Fprintf(log, "mwzk-grade: %s in %s, %d at once, %s each at most; reports to %s\n",
+		plural(len(items), "submission"), o.submissions, o.jobs, limit, o.out)
 	if rel, ok := seenByGoTool(root, o.submissions); ok {
 		fmt.Fprintf(log, "mwzk-grade: warning: %s is inside the checkout, where go test ./... (make test) and go vet compile its folders as packages of the module, students' tests included; move it out, or name it _%s (Go skips folders starting with _)\n",
 			rel, filepath.Base(rel))
