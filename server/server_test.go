@@ -45,6 +45,8 @@ func TestConfigDefaultsAndErrors(t *testing.T) {
 		{"clientPort=1\nminSessionTimeout=500\nmaxSessionTimeout=400\n", `peer.properties:3: key "maxSessionTimeout"`},
 		{"clientPort=1\nmaxClientCnxns=-1\n", `peer.properties:2: key "maxClientCnxns"`},
 		{"clientPort=1\nclientport=2\n", `peer.properties:2: key "clientport"`},
+		// tickTime=0 was named as minSessionTimeout, a key not in the file, without a line.
+		{"clientPort=1\ntickTime=0\n", `peer.properties:2: key "tickTime"`},
 	} {
 		file := filepath.Join(dir, "peer.properties")
 		os.WriteFile(file, []byte(tc.text), 0o644)

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"html"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestAgainLineGradesTheSameWay (an instructor's trial): a report's
@@ -112,6 +114,25 @@ func TestAgainLineForEveryHandInReport(t *testing.T) {
 		printReport(&b, &rep)
 		if strings.Contains(b.String(), "This hand-in again") {
 			t.Errorf("%s report of the checkout names a hand-in:\n%s", rep.Status, b.String())
+		}
+	}
+}
+
+// TestAgainLineOfAnUnreadableEntry (a new user's trial): in a class graded
+// with PART=A5.2 TIMEOUT=5m, a stray notes.txt's refused report said
+// "make grade SUBMISSION=…/notes.txt PART=A5.2", without the TIMEOUT that
+// every other report of the batch names (and it would drop EXTRA too): the
+// report of an entry that could not be read recorded neither.
+func TestAgainLineOfAnUnreadableEntry(t *testing.T) {
+	root := testRoot(t, false)
+	extra := filepath.Join(root, "grading", "extra-example")
+	o := withDefaults(options{part: "A5.2", repeat: 1, timeout: 5 * time.Minute, extra: extra})
+	rep := refusedReport(root, o, &batchItem{name: "notes.txt", path: "/tmp/class/notes.txt"},
+		fmt.Errorf("%w: submission /tmp/class/notes.txt: not an archive", errRefused))
+	got := againCommand(rep)
+	for _, want := range []string{" PART=A5.2", " TIMEOUT=5m0s", " EXTRA=" + makeWord(extra)} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the refused entry's again command lacks %q: %s", want, got)
 		}
 	}
 }

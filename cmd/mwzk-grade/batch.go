@@ -54,8 +54,8 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 	if o.repeat > 1 {
 		limit += fmt.Sprintf(" (%d runs of %v)", o.repeat, o.timeout)
 	}
-	fmt.Fprintf(log, "mwzk-grade: %d submissions in %s, %d at once, %s each at most; reports to %s\n",
-		len(items), o.submissions, o.jobs, limit, o.out)
+	fmt.Fprintf(log, "mwzk-grade: %s in %s, %d at once, %s each at most; reports to %s\n",
+		plural(len(items), "submission"), o.submissions, o.jobs, limit, o.out)
 	if rel, ok := seenByGoTool(root, o.submissions); ok {
 		fmt.Fprintf(log, "mwzk-grade: warning: %s is inside the checkout, where go test ./... (make test) and go vet compile its folders as packages of the module, students' tests included; move it out, or name it _%s (Go skips folders starting with _)\n",
 			rel, filepath.Base(rel))
@@ -207,7 +207,7 @@ func listSubmissions(dir string) (items []batchItem, texts []string, err error) 
 	}
 	for _, de := range des {
 		n := de.Name()
-		if strings.HasPrefix(n, ".") {
+		if strings.HasPrefix(n, ".") || macMetadata(n) { // Finder's __MACOSX/ too
 			continue
 		}
 		if p, _ := platformPrefix(n); onlineText(n) && uploads[p] {
@@ -355,8 +355,10 @@ func setAside(dir string) func(back bool) bool {
 
 // refusedReport is the report of a submission that could not be read.
 func refusedReport(root string, o options, it *batchItem, err error) *Report {
+	// Timeout and Extra too: its report's "again" command grades it as the
+	// batch did, as every other report of the batch says.
 	rep := &Report{Submission: it.name, Origin: it.path, Status: "refused", Repeat: o.repeat, Part: o.part,
-		Grader: graderVersion(root), GoVersion: goVersion()}
+		Timeout: o.timeout.String(), Extra: o.extra, Grader: graderVersion(root), GoVersion: goVersion()}
 	rep.Problems = []string{strings.TrimPrefix(err.Error(), errRefused.Error()+": ")}
 	rep.GraderTree, _ = graderTreeHash(root, o.extra, o.leave()...)
 	score(rep, nil, o.part)
@@ -528,7 +530,13 @@ func gradebookRow(name string, r *Report, possible int) []string {
 	}
 	// possible: what total is out of, 100, or a part's alone (PART=A5.1:
 	// 30), so that a part-only gradebook does not pass for a whole one.
-	row := []string{csvText(name), csvText(r.Status), strconv.Itoa(r.Required.Earned), strconv.Itoa(possible), bonus}
+	// An optional part alone (PART=A5.6) has no required total: empty
+	// cells, as the reports show none, not a total of 0 out of 0.
+	total, outOf := "", ""
+	if r.ShowsRequired() {
+		total, outOf = strconv.Itoa(r.Required.Earned), strconv.Itoa(possible)
+	}
+	row := []string{csvText(name), csvText(r.Status), total, outOf, bonus}
 	for _, id := range gradebookHeader[5:12] {
 		i := slices.IndexFunc(r.Parts, func(p PartGrade) bool { return p.ID == id })
 		if i < 0 {

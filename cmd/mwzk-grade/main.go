@@ -237,7 +237,7 @@ func gradeOne(ctx context.Context, root string, o options, stdout io.Writer) err
 	}
 	if err != nil {
 		if errors.Is(err, errRefused) {
-			return fmt.Errorf("refused: %s", strings.TrimPrefix(err.Error(), errRefused.Error()+": "))
+			return refuseOne(root, o, err, stdout)
 		}
 		return err
 	}
@@ -269,6 +269,24 @@ func gradeOne(ctx context.Context, root string, o options, stdout io.Writer) err
 		return gerr
 	}
 	return fmt.Errorf("%s: %s", sub.Name, rep.Status)
+}
+
+// refuseOne ends a single grading whose --submission could not be read
+// (not an archive, an unsafe entry): its grade file gets the refusal, as a
+// hand-in refused for its code does, so that it does not keep the last
+// grading's result, another hand-in's.
+func refuseOne(root string, o options, err error, stdout io.Writer) error {
+	refusal := fmt.Errorf("refused: %s", strings.TrimPrefix(err.Error(), errRefused.Error()+": "))
+	file := o.jsonFile()
+	if o.submission == "" || file == "" {
+		return refusal
+	}
+	rep := refusedReport(root, o, &batchItem{name: filepath.Base(o.submission), path: o.submission}, err)
+	if werr := writeJSON(rep, file); werr != nil {
+		return errors.Join(refusal, werr)
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", file)
+	return refusal
 }
 
 // jsonFile is where a single grading's JSON goes: --json, else grade.json,

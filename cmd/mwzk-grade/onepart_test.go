@@ -37,3 +37,22 @@ func TestOnePartShowsOnlyItsTotal(t *testing.T) {
 		}
 	}
 }
+
+// TestOnePartGradebookRow: a class graded with PART=A5.6 (an optional
+// part) got gradebook rows with total 0 and possible 0, a "0 of 0" where
+// report.txt, report.html and the console show no required total at all;
+// the bonus cell of PART=A5.2 was already left empty. A row fills the
+// total cells only for a grade that has required parts.
+func TestOnePartGradebookRow(t *testing.T) {
+	for _, c := range []struct {
+		part                   string
+		total, possible, bonus string
+	}{{"A5.2", "0", "30", ""}, {"A5.6", "", "", "0"}, {"", "0", "100", "0"}} {
+		rep := &Report{Submission: "alice", Origin: "hand-ins/alice", Status: "graded", Part: c.part, Repeat: 1}
+		score(rep, nil, c.part)
+		row := gradebookRow("alice", rep, rep.Required.Possible)
+		if got := row[2:5]; got[0] != c.total || got[1] != c.possible || got[2] != c.bonus {
+			t.Errorf("PART=%q: gradebook total, possible, bonus = %q, want [%q %q %q]", c.part, got, c.total, c.possible, c.bonus)
+		}
+	}
+}

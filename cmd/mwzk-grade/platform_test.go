@@ -79,6 +79,9 @@ func TestEveryUploadIsARow(t *testing.T) {
 	writeTar(t, filepath.Join(class, "frank.tar"), platformHandIn)
 	os.WriteFile(filepath.Join(class, "gina.rar"), []byte("Rar!"), 0o644)
 	os.WriteFile(filepath.Join(class, ".DS_Store"), nil, 0o644)
+	// A class folder zipped on a Mac and unpacked elsewhere: Finder's
+	// __MACOSX/ beside the hand-ins was a refused row of its own.
+	writeTree(t, filepath.Join(class, "__MACOSX"), map[string]string{"._frank.tar": "\x00\x05\x16\x07"})
 	items, _, err := listSubmissions(class)
 	if err != nil {
 		t.Fatal(err)
