@@ -101,6 +101,9 @@ func ConfigFromProperties(p *properties.Properties, needPort bool) (Config, erro
 	if c.Ops, err = readOps(p, c.ClientPortAddress); err != nil {
 		return c, err
 	}
+	if err = c.portsApart(p); err != nil {
+		return c, err
+	}
 	return c, c.readTimeouts(p)
 }
 

@@ -70,6 +70,27 @@ func readOps(p *properties.Properties, clientAddress string) (Ops, error) {
 	return o, err
 }
 
+// portsApart refuses a file that gives two of the server's listeners the
+// same address and port: the second listen would fail as "address already
+// in use" with exit status 1, which says "try again later", where the file
+// itself is wrong and no restart can help.
+func (c Config) portsApart(p *properties.Properties) error {
+	type listener struct {
+		key, addr string
+		port      int
+	}
+	ls := []listener{{mwzookeeper.KeyClientPort, c.ClientPortAddress, c.ClientPort},
+		{KeyAdminPort, c.Ops.AdminAddress, c.Ops.AdminPort}, {KeyMetricsPort, c.Ops.MetricsAddress, c.Ops.MetricsPort}}
+	for i, a := range ls {
+		for _, b := range ls[:i] {
+			if a.port != 0 && a.port == b.port && a.addr == b.addr {
+				return p.Errorf(a.key, ErrConfig, "port %d on %s is already %s's", a.port, a.addr, b.key)
+			}
+		}
+	}
+	return nil
+}
+
 func optionalPort(p *properties.Properties, key string) (int, error) {
 	if _, ok := p.Get(key); !ok {
 		return 0, nil

@@ -47,6 +47,9 @@ func TestConfigDefaultsAndErrors(t *testing.T) {
 		{"clientPort=1\nclientport=2\n", `peer.properties:2: key "clientport"`},
 		// tickTime=0 was named as minSessionTimeout, a key not in the file, without a line.
 		{"clientPort=1\ntickTime=0\n", `peer.properties:2: key "tickTime"`},
+		// One port for two listeners failed at the second listen, exit 1 ("try again").
+		{"clientPort=2181\nadmin.serverPort=2181\n", `peer.properties:2: key "admin.serverPort": port 2181 on 127.0.0.1 is already clientPort's`},
+		{"clientPort=1\nadmin.serverPort=9\nmetricsProvider.httpPort=9\n", `peer.properties:3: key "metricsProvider.httpPort"`},
 	} {
 		file := filepath.Join(dir, "peer.properties")
 		os.WriteFile(file, []byte(tc.text), 0o644)
