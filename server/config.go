@@ -76,9 +76,8 @@ func ConfigFromProperties(p *properties.Properties, needPort bool) (Config, erro
 			return c, p.Errorf(mwzookeeper.KeyClientPort, ErrConfig, "want a port in 1..65535, got %d", c.ClientPort)
 		}
 	}
-	c.ClientPortAddress = DefaultClientPortAddress
-	if v, ok := p.Get(KeyClientPortAddress); ok && trim(v) != "" {
-		c.ClientPortAddress = trim(v)
+	if c.ClientPortAddress, err = hostKey(p, KeyClientPortAddress, DefaultClientPortAddress); err != nil {
+		return c, err
 	}
 	if c.MaxClientCnxns, err = p.Int(mwzookeeper.KeyMaxClientCnxns, DefaultMaxClientCnxns); err != nil {
 		return c, err

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net/netip"
 	"slices"
 	"sort"
 	"strings"
@@ -64,8 +65,12 @@ func readOps(p *properties.Properties, clientAddress string) (Ops, error) {
 	if o.MetricsPort, err = optionalPort(p, KeyMetricsPort); err != nil {
 		return o, err
 	}
-	o.AdminAddress = orDefault(p, KeyAdminAddress, clientAddress)
-	o.MetricsAddress = orDefault(p, KeyMetricsHost, clientAddress)
+	if o.AdminAddress, err = hostKey(p, KeyAdminAddress, clientAddress); err != nil {
+		return o, err
+	}
+	if o.MetricsAddress, err = hostKey(p, KeyMetricsHost, clientAddress); err != nil {
+		return o, err
+	}
 	o.Words, err = readWhitelist(p)
 	return o, err
 }
@@ -110,6 +115,19 @@ func orDefault(p *properties.Properties, key, def string) string {
 		return trim(v)
 	}
 	return def
+}
+
+// hostKey reads key, an address to listen on (def when unset): a host
+// name or an IP address, without a port. One wrong as written
+// ("127.0.0.1:2181", "[::1]") is a configuration error (exit 2), found
+// here: at the listen it failed as a name that does not resolve, which is
+// ErrListen (exit 1, the same start may succeed later).
+func hostKey(p *properties.Properties, key, def string) (string, error) {
+	v := orDefault(p, key, def)
+	if _, ipErr := netip.ParseAddr(v); ipErr != nil && strings.ContainsAny(v, ":[]/ \t") { // an IPv6 address (with a zone) has colons
+		return v, p.Errorf(key, ErrConfig, "want a host name or an IP address without a port, got %q", v)
+	}
+	return v, nil
 }
 
 // readWhitelist reads 4lw.commands.whitelist; a word ZooKeeper does not

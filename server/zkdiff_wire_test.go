@@ -130,7 +130,7 @@ func TestCreateModesAsZooKeeper(t *testing.T) {
 // server goes on. Not compared: ZooKeeper 3.8 lets it through its
 // validateTTL and its SyncThread dies applying it ("ttl must be
 // positive"): no reply, the connection closes, the server stops serving
-// (docs/decisions.md).
+// (a ZooKeeper bug, not a behaviour to copy).
 func TestCreateTTLWithoutTTLMode(t *testing.T) {
 	addr := startA5(t, "zookeeper.extendedTypesEnabled=true\n").Addr().String()
 	r := dialAddr(t, addr)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net"
 
+	"github.com/sirupsen/logrus"
+
 	"zablab/properties"
 	"zablab/zab/transport"
 )
@@ -42,6 +44,9 @@ func newMultiZab(cb Callback, cfg Config, ln net.Listener) (*MultiZab, error) {
 	peers := map[uint64]string{}
 	for _, p := range cfg.Peers {
 		peers[p.ID] = p.Addr
+	}
+	if cfg.Logger == nil { // as newNode's: the transport logs to the peer's logger too
+		cfg.Logger = logrus.StandardLogger()
 	}
 	newTr := func() (transport.Transport, error) {
 		tr, err := transport.NewTCP(transport.TCPConfig{ID: cfg.ID, Peers: peers, Listener: ln,

@@ -122,12 +122,11 @@ func check(ctx context.Context, root, archive, testPkgs string, keep bool, left 
 // <o.out>.failed: under its own name it would look ready to hand out.
 // SIGINT (Ctrl-C) and SIGTERM stop the check: it removes its unpacked
 // copy, which the signal's default action left in the temporary folder.
-// So does the death of the `go run` that started the tool
-// (procs.StopWithGoRun), which left it checking on, orphaned.
+// So does the death of the `go run` that started the tool (main asks for
+// SIGTERM then, procs.StopWithGoRun), which left it checking on, orphaned.
 func verify(root string, o options, left []dropped, log io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	procs.StopWithGoRun() // make handout's go run killed alone: stop as on SIGTERM
 	unchecked := o.out + uncheckedSuffix
 	return settle(unchecked, o.out, check(ctx, root, unchecked, o.testPkgs, o.keep, left, log))
 }

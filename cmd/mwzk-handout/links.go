@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"regexp"
@@ -39,12 +40,80 @@ func brokenLinks(kept []file) []string {
 	return out
 }
 
-// codeSpan is a fenced code block or an inline code span: text in them
-// is shown as written, never a link ("`conn[0](queued=0)`").
-var codeSpan = regexp.MustCompile("(?ms)^```.*?^```|`[^`\n]*`")
+// codeFence is a fenced code block: text in it is shown as written, never
+// a link.
+var codeFence = regexp.MustCompile("(?ms)^```.*?^```")
 
-// withoutCode is md with its code blocks and spans left out.
-func withoutCode(md []byte) []byte { return codeSpan.ReplaceAll(md, nil) }
+// blankLine ends a paragraph, and with it any code span.
+var blankLine = regexp.MustCompile(`\n[ \t]*\n`)
+
+// withoutCode is md with its fenced code blocks and code spans left out
+// ("`conn[0](queued=0)`" is no link). As in CommonMark, a code span opens
+// with a run of backticks and closes with the next run of the same length
+// in its paragraph, on the same line or a later one: the project's
+// Markdown is wrapped, and so are some of its spans. Paired line by line,
+// the closing backtick of a wrapped span opened a span up to the next
+// one's, and a link between the two was lost.
+func withoutCode(md []byte) []byte {
+	md = codeFence.ReplaceAll(md, nil)
+	out := make([]byte, 0, len(md))
+	for len(md) > 0 {
+		end := len(md)
+		if loc := blankLine.FindIndex(md); loc != nil {
+			end = loc[1]
+		}
+		out = appendWithoutSpans(out, md[:end])
+		md = md[end:]
+	}
+	return out
+}
+
+// appendWithoutSpans appends paragraph p to out with each code span
+// replaced by a space (so that "[a]`x`(b)" does not become a link); a run
+// of backticks no run of the same length closes is text.
+func appendWithoutSpans(out, p []byte) []byte {
+	for {
+		i := bytes.IndexByte(p, '`')
+		if i < 0 {
+			return append(out, p...)
+		}
+		out = append(out, p[:i]...)
+		n := backticks(p[i:])
+		if j := closingRun(p[i+n:], n); j >= 0 {
+			out = append(out, ' ')
+			p = p[i+n+j+n:]
+		} else {
+			out = append(out, p[i:i+n]...)
+			p = p[i+n:]
+		}
+	}
+}
+
+// backticks is the length of the run of backticks b starts with.
+func backticks(b []byte) int {
+	n := 0
+	for n < len(b) && b[n] == '`' {
+		n++
+	}
+	return n
+}
+
+// closingRun is where in b the first run of exactly n backticks starts;
+// -1 if there is none.
+func closingRun(b []byte, n int) int {
+	for i := 0; i < len(b); {
+		if b[i] != '`' {
+			i++
+			continue
+		}
+		m := backticks(b[i:])
+		if m == n {
+			return i
+		}
+		i += m
+	}
+	return -1
+}
 
 // docsMention is a path of a page under docs/ named in any text: a Go
 // comment's "(docs/decisions.md)" as much as a Markdown link.

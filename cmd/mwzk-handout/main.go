@@ -13,9 +13,16 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"zablab/internal/procs"
 )
 
 func main() {
+	// From the start, not from the check's: a go run killed while the
+	// archive was packed left the tool orphaned by the time it asked, and
+	// it ran the whole check. Killed before the check, the tool dies of
+	// the SIGTERM; during it, verify's handler stops the check.
+	procs.StopWithGoRun()
 	err := run1(os.Args[1:], os.Stdout)
 	if code := exitCode(err); code != 0 {
 		fmt.Fprintln(os.Stderr, "mwzk-handout:", err)

@@ -53,3 +53,30 @@ func TestStartFailuresExitOne(t *testing.T) {
 		}
 	}
 }
+
+// TestMalformedAddressExitsTwo: an address that is wrong as written (a
+// clientPortAddress or admin.serverAddress with a port in it) is a file
+// that no rerun fixes, so it exits 2 (docs/operations.md), as it did before
+// a failed listen became ErrListen; it exited 1 like a taken port (the
+// listen took "127.0.0.1:80" for a host name that does not resolve).
+func TestMalformedAddressExitsTwo(t *testing.T) {
+	needSolution(t)
+	dir := t.TempDir()
+	pp, err := ports.Free(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ name, props string }{
+		{"clientPortAddress with a port", fmt.Sprintf("clientPort=%d\nclientPortAddress=127.0.0.1:%d\ndataLogDir=d1\n", pp[0], pp[1])},
+		{"admin.serverAddress with a port", fmt.Sprintf("clientPort=%d\nadmin.serverPort=%d\nadmin.serverAddress=127.0.0.1:80\ndataLogDir=d2\n", pp[0], pp[1])},
+	}
+	for _, c := range cases {
+		file := filepath.Join(dir, "p.properties")
+		os.WriteFile(file, []byte("myid=1\n"+c.props), 0o644)
+		out, err := procs.Run(exec.Command(serverBin, "--config", file), time.Minute)
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("%s: exit %v, output %q; want code 2 (the file is wrong as written)", c.name, err, out)
+		}
+	}
+}
