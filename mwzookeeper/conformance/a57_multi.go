@@ -10,7 +10,7 @@ import (
 // A5.7 (optional): multi, on three replicas.
 var multiTests = []test{
 	{"A5.7", "MultiResults", 2, "a multi of check, create, delete and setData applies every op and reports each op's result", testMultiResults},
-	{"A5.7", "AllOrNothing", 3, "a multi with a failing op changes nothing on any replica and reports the error shape of mwzookeeper.OpResult", testAllOrNothing},
+	{"A5.7", "AllOrNothing", 3, "a multi with a failing op (a check's version included) changes nothing on any replica and reports the error shape of mwzookeeper.OpResult", testAllOrNothing},
 }
 
 func reqMulti(s int64, ops ...mwzookeeper.Op) *mwzookeeper.Request {
@@ -104,4 +104,7 @@ func testAllOrNothing(c *T) {
 		2, wantNoNode)
 	x.failingMulti(1, reqMulti(x.reader(1), opDelete("/m2", -1), opCreate("/m2", ""), opCreate("/m2", "")),
 		2, wantNodeExists)
+	// A check compares the version too, not only that the node exists.
+	x.failingMulti(2, reqMulti(s, opCreate("/m6", ""), opCheck("/m2", 0), opCheck("/m2", 5)),
+		2, wantBadVersion)
 }
