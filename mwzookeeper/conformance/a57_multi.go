@@ -10,7 +10,8 @@ import (
 // A5.7 (optional): multi, on three replicas.
 var multiTests = []test{
 	{"A5.7", "MultiResults", 2, "a multi of check, create, delete and setData applies every op and reports each op's result", testMultiResults},
-	{"A5.7", "AllOrNothing", 3, "a multi with a failing op (a check's version included) changes nothing on any replica and reports the error shape of mwzookeeper.OpResult", testAllOrNothing},
+	{"A5.7", "AllOrNothing", 2, "a multi with a failing op (a check's version included) changes nothing on any replica and reports the error shape of mwzookeeper.OpResult", testAllOrNothing},
+	{"A5.7", "MultiWatches", 1, "a failed multi fires no watch, a successful one fires its ops' events (checked only where plain writes fire watches)", testMultiWatches},
 }
 
 func reqMulti(s int64, ops ...mwzookeeper.Op) *mwzookeeper.Request {
@@ -107,4 +108,82 @@ func testAllOrNothing(c *T) {
 	// A check compares the version too, not only that the node exists.
 	x.failingMulti(2, reqMulti(s, opCreate("/m6", ""), opCheck("/m2", 0), opCheck("/m2", 5)),
 		2, wantBadVersion)
+}
+
+// multiWatchOps are the ops of testMultiWatches' multi: each fires one
+// watch of the watcher. A failing multi ends with a setData of a version
+// /mw does not have.
+func multiWatchOps(failing bool) []mwzookeeper.Op {
+	ops := []mwzookeeper.Op{opSet("/mw", "x", -1), opCreate("/mw1", ""), opCreate("/mw/c", "")}
+	if failing {
+		ops = append(ops, opSet("/mw", "z", 7))
+	}
+	return ops
+}
+
+// multiWatchText names the multi of multiWatchOps in a failure.
+func multiWatchText(failing bool) string {
+	if failing {
+		return "multi [setData /mw, create /mw1, create /mw/c, setData /mw (version 7)]"
+	}
+	return "multi [setData /mw, create /mw1, create /mw/c]"
+}
+
+// testMultiWatches: a failed multi changed nothing, so it fires no watch
+// (all or nothing); a successful one fires the events of its ops. Watches
+// are A5.6: where a plain setData fires no watch, there is nothing to
+// check here, and the test passes.
+func testMultiWatches(c *T) {
+	x, w, wr := c.watchEnsemble()
+	h := x.e.Host(watcherReplica)
+	x.create(writerReplica, wr, "/mw", "", pers)
+	x.settle(watcherReplica, w)
+	x.ok(watcherReplica, withWatch(reqGet(w, "/mw")), "the node's data")
+	x.setData(writerReplica, wr, "/mw", "plain", -1)
+	if !poll(eventTimeout, func() bool { return len(h.Events(w)) > 0 }) {
+		return // no watches at all: A5.6 counts that, not A5.7
+	}
+	x.settle(watcherReplica, w)
+	base := len(h.Events(w))
+	x.ok(watcherReplica, withWatch(reqGet(w, "/mw")), "the node's data")
+	x.expectErr(watcherReplica, withWatch(reqExists(w, "/mw1")), wantNoNode)
+	x.ok(watcherReplica, withWatch(reqChildren(w, "/mw")), "the node's children")
+	failed := reqMulti(wr, multiWatchOps(true)...)
+	x.expectErr(writerReplica, failed, wantBadVersion)
+	x.settle(watcherReplica, w) // the events of an applied write come before the sync's reply
+	if evs := h.Events(w)[base:]; len(evs) != 0 {
+		c.failf(fmt.Sprintf("the watch events of session %#x on replica %d after the failed %s on replica %d", w, watcherReplica, multiWatchText(true), writerReplica),
+			"none (a failed multi changes nothing, so no watch fires)", "events "+evText(evs))
+		return
+	}
+	passed := reqMulti(wr, multiWatchOps(false)...)
+	x.ok(writerReplica, passed, "success")
+	want := []mwzookeeper.WatchEvent{ev(mwzookeeper.EventNodeDataChanged, "/mw"), ev(mwzookeeper.EventNodeCreated, "/mw1"),
+		ev(mwzookeeper.EventNodeChildrenChanged, "/mw")}
+	poll(eventTimeout, func() bool { return len(h.Events(w)) >= base+len(want) })
+	x.settle(watcherReplica, w)
+	if got := h.Events(w)[base:]; !sameEvents(got, want) {
+		c.failf(fmt.Sprintf("the watch events of session %#x on replica %d after getData /mw, exists /mw1 and getChildren /mw (watches) and %s on replica %d",
+			w, watcherReplica, multiWatchText(false), writerReplica), "events "+evText(want)+" (in any order)", "events "+evText(got))
+	}
+}
+
+// sameEvents says whether got and want hold the same events (type and
+// path), in any order: the order of one write's events is not specified.
+func sameEvents(got, want []mwzookeeper.WatchEvent) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	left := map[string]int{}
+	for _, e := range want {
+		left[e.Type.String()+" "+e.Path]++
+	}
+	for _, e := range got {
+		k := e.Type.String() + " " + e.Path
+		if left[k] == 0 {
+			return false
+		}
+		left[k]--
+	}
+	return true
 }
