@@ -13,7 +13,7 @@ import (
 // applies the write.
 var watchTests = []test{
 	{"A5.6", "DataWatch", 2, "getData leaves a watch that fires NodeDataChanged, then NodeDeleted", testDataWatch},
-	{"A5.6", "ExistsWatch", 2, "exists on a missing node leaves a watch that fires NodeCreated", testExistsWatch},
+	{"A5.6", "ExistsWatch", 2, "exists on a missing node leaves a watch that fires NodeCreated (getData and getChildren there leave none)", testExistsWatch},
 	{"A5.6", "ChildWatch", 2, "getChildren leaves a watch that fires NodeChildrenChanged (not on setData), and NodeDeleted", testChildWatch},
 	{"A5.6", "FireOnce", 1, "a watch fires once; a new read sets a new one", testFireOnce},
 	{"A5.6", "EventBeforeReply", 2, "the event reaches the session before the reply of its next request", testEventBeforeReply},
@@ -92,9 +92,15 @@ func testDataWatch(c *T) {
 
 func testExistsWatch(c *T) {
 	x, w, wr := c.watchEnsemble()
+	// Only exists waits for a missing node: getData and getChildren that
+	// fail with NoNode leave no watch (as in ZooKeeper).
+	x.expectErr(watcherReplica, withWatch(reqGet(w, "/w2g")), wantNoNode)
+	x.expectErr(watcherReplica, withWatch(reqChildren(w, "/w2g")), wantNoNode)
 	x.expectErr(watcherReplica, withWatch(reqExists(w, "/w2")), wantNoNode)
+	x.create(writerReplica, wr, "/w2g", "", pers)
+	x.delete(writerReplica, wr, "/w2g", -1)
 	x.create(writerReplica, wr, "/w2", "", pers)
-	x.expectEvents(watcherReplica, w, "after exists /w2 (watch, no such node) and a create /w2 on another replica",
+	x.expectEvents(watcherReplica, w, "after getData and getChildren /w2g (watch, NoNode), exists /w2 (watch, no such node), and a create and delete /w2g and a create /w2 on another replica",
 		ev(mwzookeeper.EventNodeCreated, "/w2"))
 	x.ok(watcherReplica, withWatch(reqExists(w, "/w2")), "the node's stat")
 	x.setData(writerReplica, wr, "/w2", "x", -1)
