@@ -12,12 +12,13 @@ import (
 // writer on replica 1: a watch fires on the watcher's own replica when it
 // applies the write.
 var watchTests = []test{
-	{"A5.6", "DataWatch", 2, "getData leaves a watch that fires NodeDataChanged, then NodeDeleted", testDataWatch},
+	{"A5.6", "DataWatch", 1, "getData leaves a watch that fires NodeDataChanged, then NodeDeleted", testDataWatch},
 	{"A5.6", "ExistsWatch", 2, "exists on a missing node leaves a watch that fires NodeCreated (getData and getChildren there leave none)", testExistsWatch},
 	{"A5.6", "ChildWatch", 2, "getChildren leaves a watch that fires NodeChildrenChanged (not on setData of the node or a child), and NodeDeleted", testChildWatch},
 	{"A5.6", "FireOnce", 1, "a watch fires once; a new read sets a new one", testFireOnce},
 	{"A5.6", "EventBeforeReply", 2, "the event reaches the session before the reply of its next request", testEventBeforeReply},
 	{"A5.6", "CloseRemovesWatches", 1, "closing a session removes its watches", testCloseRemovesWatches},
+	{"A5.6", "SetWatches", 1, "setWatches (the watches a client sends again on a new connection) leaves them, and fires at once those whose node changed after the client's last zxid", testSetWatches},
 }
 
 const (
@@ -207,4 +208,29 @@ func testCloseRemovesWatches(c *T) {
 		c.failf(fmt.Sprintf("the watch events of session %#x, closed before setData /cw and create /cw/k", w),
 			"none (closing a session removes its watches)", "events "+evText(evs))
 	}
+}
+
+// testSetWatches: a client that lost its connection sends its watches
+// again with setWatches and the last zxid it saw (the server does so on
+// every new connection, and the stub's read takes it to the WatchTable).
+// A watch whose node changed meanwhile fires at once; the others stay set.
+func testSetWatches(c *T) {
+	x, w, wr := c.watchEnsemble()
+	x.create(writerReplica, wr, "/sw", "", pers)
+	x.create(writerReplica, wr, "/sx", "", pers)
+	x.settle(watcherReplica, w)
+	seen := x.ok(watcherReplica, reqGet(w, "/sw"), "the node's data").Zxid // the last zxid the client saw
+	x.setData(writerReplica, wr, "/sx", "meanwhile", -1)
+	x.settle(watcherReplica, w)
+	req := &mwzookeeper.Request{Op: mwzookeeper.OpSetWatches, Session: w, RelZxid: seen,
+		DataWatches: []string{"/sw", "/sx"}, ExistWatches: []string{"/sy"}, ChildWatches: []string{"/sw"}}
+	x.ok(watcherReplica, req, "success")
+	after := fmt.Sprintf("after setWatches (last zxid %#x; data /sw /sx, exist /sy, child /sw) and a setData /sx after that zxid", seen)
+	x.expectEvents(watcherReplica, w, after, ev(mwzookeeper.EventNodeDataChanged, "/sx"))
+	x.setData(writerReplica, wr, "/sw", "x", -1)
+	x.create(writerReplica, wr, "/sy", "", pers)
+	x.create(writerReplica, wr, "/sw/k", "", pers)
+	x.expectEvents(watcherReplica, w, after+", then a setData /sw, a create /sy and a create /sw/k",
+		ev(mwzookeeper.EventNodeDataChanged, "/sx"), ev(mwzookeeper.EventNodeDataChanged, "/sw"),
+		ev(mwzookeeper.EventNodeCreated, "/sy"), ev(mwzookeeper.EventNodeChildrenChanged, "/sw"))
 }
