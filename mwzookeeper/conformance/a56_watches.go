@@ -16,7 +16,7 @@ var watchTests = []test{
 	{"A5.6", "ExistsWatch", 2, "exists on a missing node leaves a watch that fires NodeCreated (getData and getChildren there leave none)", testExistsWatch},
 	{"A5.6", "ChildWatch", 2, "getChildren leaves a watch that fires NodeChildrenChanged (not on setData of the node or a child), and NodeDeleted", testChildWatch},
 	{"A5.6", "FireOnce", 1, "a watch fires once; a new read sets a new one", testFireOnce},
-	{"A5.6", "EventBeforeReply", 2, "the event reaches the session before the reply of its next request", testEventBeforeReply},
+	{"A5.6", "EventBeforeReply", 2, "the event reaches the session before the reply of its next request (its own write, a sync, a read that sees the change)", testEventBeforeReply},
 	{"A5.6", "CloseRemovesWatches", 1, "closing a session removes its watches", testCloseRemovesWatches},
 	{"A5.6", "SetWatches", 1, "setWatches (the watches a client sends again on a new connection) leaves them, and fires at once those whose node changed after the client's last zxid", testSetWatches},
 }
@@ -187,6 +187,55 @@ func testEventBeforeReply(c *T) {
 	if !seen {
 		c.failf(fmt.Sprintf("sync on replica %d by the session watching /b2, after a setData /b2 on replica %d", watcherReplica, writerReplica),
 			"the NodeDataChanged event sent to the session before the sync's reply", "the reply first, events "+evText(x.e.Host(watcherReplica).Events(w)))
+	}
+	x.readAfterHeldEvent(w, wr)
+}
+
+// holdWindow is how long readAfterHeldEvent gives a read to overtake a
+// held event: far longer than a local read takes, well below Zab's
+// timeouts (the held Notify may hold the replica's delivery goroutine).
+const holdWindow = 200 * time.Millisecond
+
+// readAfterHeldEvent: while the watcher's replica is inside Notify for a
+// setData's event (held there by the Host), a getData of the watching
+// session must not be answered with the new data: the event goes first
+// (a Service that fires its events after releasing its apply lock lets
+// the read through).
+func (x *ens) readAfterHeldEvent(w, wr int64) {
+	x.c.Helper()
+	h := x.e.Host(watcherReplica)
+	x.create(writerReplica, wr, "/b3", "old", pers)
+	x.settle(watcherReplica, w)
+	x.ok(watcherReplica, withWatch(reqGet(w, "/b3")), "the node's data")
+	entered, release := h.HoldNotify(w)
+	defer release()
+	x.setData(writerReplica, wr, "/b3", "new", -1)
+	select {
+	case <-entered:
+	case <-time.After(eventTimeout):
+		x.c.failf(fmt.Sprintf("setData /b3 on replica %d, watched by session %#x on replica %d", writerReplica, w, watcherReplica),
+			fmt.Sprintf("the NodeDataChanged event within %s", eventTimeout), "no event")
+		return
+	}
+	var data string
+	var seen bool
+	req := reqGet(w, "/b3")
+	ch := x.submit(watcherReplica, req, func(r *mwzookeeper.Response) {
+		data = string(r.Data)
+		x.eventSeen(watcherReplica, w, "/b3", &seen)(r)
+	})
+	var r reply
+	select { // a Service that lets the read overtake the event answers now
+	case r = <-ch:
+	case <-time.After(holdWindow):
+	}
+	release()
+	if r.Response == nil {
+		r = x.await(watcherReplica, req, ch)
+	}
+	if r.Response != nil && r.Err == nil && data == "new" && !seen {
+		x.c.failf(fmt.Sprintf("getData /b3 on replica %d by session %#x while its NodeDataChanged event for setData /b3 was still being sent", watcherReplica, w),
+			"the event sent to the session before the reply that shows the new data", "the reply first, with data \"new\", and no event yet")
 	}
 }
 
