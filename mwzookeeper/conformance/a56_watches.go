@@ -17,7 +17,7 @@ var watchTests = []test{
 	{"A5.6", "ChildWatch", 2, "getChildren leaves a watch that fires NodeChildrenChanged (not on setData of the node or a child), and NodeDeleted", testChildWatch},
 	{"A5.6", "FireOnce", 1, "a watch fires once; a new read sets a new one", testFireOnce},
 	{"A5.6", "EventBeforeReply", 2, "the event reaches the session before the reply of its next request (its own write, a sync, a read that sees the change)", testEventBeforeReply},
-	{"A5.6", "CloseRemovesWatches", 1, "closing a session removes its watches", testCloseRemovesWatches},
+	{"A5.6", "CloseRemovesWatches", 1, "closing a session removes its watches, and the deletion of its ephemerals fires the others' watches", testCloseRemovesWatches},
 	{"A5.6", "SetWatches", 1, "setWatches (the watches a client sends again on a new connection) leaves them, and fires at once those whose node changed after the client's last zxid", testSetWatches},
 }
 
@@ -243,16 +243,23 @@ func testCloseRemovesWatches(c *T) {
 	x, w, wr := c.watchEnsemble()
 	v := x.session(watcherReplica, longSession)
 	x.create(writerReplica, wr, "/cw", "", pers)
+	x.create(watcherReplica, w, "/cwe", "", mwzookeeper.Ephemeral)
 	x.settle(watcherReplica, w)
 	for _, s := range []int64{w, v} {
 		x.ok(watcherReplica, withWatch(reqGet(s, "/cw")), "the node's data")
 		x.ok(watcherReplica, withWatch(reqChildren(s, "/cw")), "the node's children")
 	}
+	x.ok(watcherReplica, withWatch(reqExists(v, "/cwe")), "the node's stat")
 	x.closeSession(watcherReplica, w)
 	x.setData(writerReplica, wr, "/cw", "x", -1)
 	x.create(writerReplica, wr, "/cw/k", "", pers)
-	x.expectEvents(watcherReplica, v, "(a session that stayed) after setData /cw and create /cw/k",
-		ev(mwzookeeper.EventNodeDataChanged, "/cw"), ev(mwzookeeper.EventNodeChildrenChanged, "/cw"))
+	want := []mwzookeeper.WatchEvent{ev(mwzookeeper.EventNodeDataChanged, "/cw"), ev(mwzookeeper.EventNodeChildrenChanged, "/cw")}
+	if _, found := x.exists(watcherReplica, v, "/cwe"); !found {
+		// A5.3 deleted the closed session's ephemeral: that is a change
+		// like any other, and v watched it.
+		want = append([]mwzookeeper.WatchEvent{ev(mwzookeeper.EventNodeDeleted, "/cwe")}, want...)
+	}
+	x.expectEvents(watcherReplica, v, "(a session that stayed) after exists /cwe (the closed session's ephemeral), the close, setData /cw and create /cw/k", want...)
 	if evs := x.e.Host(watcherReplica).Events(w); len(evs) != 0 {
 		c.failf(fmt.Sprintf("the watch events of session %#x, closed before setData /cw and create /cw/k", w),
 			"none (closing a session removes its watches)", "events "+evText(evs))
