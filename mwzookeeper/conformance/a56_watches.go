@@ -13,7 +13,7 @@ import (
 // applies the write.
 var watchTests = []test{
 	{"A5.6", "DataWatch", 1, "getData leaves a watch that fires NodeDataChanged, then NodeDeleted", testDataWatch},
-	{"A5.6", "ExistsWatch", 2, "exists on a missing node leaves a watch that fires NodeCreated (getData and getChildren there leave none)", testExistsWatch},
+	{"A5.6", "ExistsWatch", 2, "exists on a missing node leaves a watch that fires NodeCreated, with a sequential node's name (getData and getChildren there leave none)", testExistsWatch},
 	{"A5.6", "ChildWatch", 2, "getChildren leaves a watch that fires NodeChildrenChanged (not on setData of the node or a child), and NodeDeleted", testChildWatch},
 	{"A5.6", "FireOnce", 1, "a watch fires once; a new read sets a new one", testFireOnce},
 	{"A5.6", "EventBeforeReply", 2, "the event reaches the session before the reply of its next request (its own write, a sync, a read that sees the change)", testEventBeforeReply},
@@ -107,6 +107,17 @@ func testExistsWatch(c *T) {
 	x.setData(writerReplica, wr, "/w2", "x", -1)
 	x.expectEvents(watcherReplica, w, "after exists /w2 (watch) and a setData /w2",
 		ev(mwzookeeper.EventNodeCreated, "/w2"), ev(mwzookeeper.EventNodeDataChanged, "/w2"))
+	// A sequential node's NodeCreated names the node created. A5.5 makes
+	// the name; where the create does not return it, there is nothing to
+	// check here.
+	x.create(writerReplica, wr, "/wq", "", pers)
+	x.settle(watcherReplica, w)
+	name := mwzookeeper.SequentialName("/wq/n-", 0)
+	x.expectErr(watcherReplica, withWatch(reqExists(w, name)), wantNoNode)
+	if r := x.do(writerReplica, reqCreate(wr, "/wq/n-", "", mwzookeeper.PersistentSequential)); r.Err == nil && r.Path == name {
+		x.expectEvents(watcherReplica, w, fmt.Sprintf("after exists %s (watch, no such node) and a sequential create /wq/n- that made it", name),
+			ev(mwzookeeper.EventNodeCreated, "/w2"), ev(mwzookeeper.EventNodeDataChanged, "/w2"), ev(mwzookeeper.EventNodeCreated, name))
+	}
 }
 
 func testChildWatch(c *T) {
