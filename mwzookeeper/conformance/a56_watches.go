@@ -286,7 +286,10 @@ func testSetWatches(c *T) {
 	x.create(writerReplica, wr, "/sw", "", pers)
 	x.create(writerReplica, wr, "/sx", "", pers)
 	x.settle(watcherReplica, w)
-	seen := x.ok(watcherReplica, reqGet(w, "/sw"), "the node's data").Zxid // the last zxid the client saw
+	// The last zxid the client saw: /sx's creation, the newest write so
+	// far (a stat, not the reply's zxid, which A5.1 checks on its own).
+	_, st := x.getData(watcherReplica, w, "/sx")
+	seen := st.Mzxid
 	x.setData(writerReplica, wr, "/sx", "meanwhile", -1)
 	x.settle(watcherReplica, w)
 	req := &mwzookeeper.Request{Op: mwzookeeper.OpSetWatches, Session: w, RelZxid: seen,
