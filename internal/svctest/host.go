@@ -26,6 +26,14 @@ type Host struct {
 	lost     int // Serving(false) calls
 	notifies int
 	changes  []ServingChange
+	holds    map[int64]*notifyHold // HoldNotify: the next Notify of a session waits
+}
+
+// notifyHold is one HoldNotify: entered closes when the held Notify
+// begins, release lets it go on.
+type notifyHold struct {
+	entered, release chan struct{}
+	once             sync.Once
 }
 
 // ServingChange is one Serving call: when (the real clock), and whether
@@ -73,8 +81,33 @@ func (h *Host) Now() time.Time {
 // Logger returns the Host's logger.
 func (h *Host) Logger() logrus.FieldLogger { return h.log }
 
-// Notify records a watch event for session.
+// HoldNotify makes the next Notify for session wait, before it records
+// its event, until release is called (release is idempotent; a test calls
+// it in any case, or the Service stays stuck). entered is closed once that
+// Notify has begun. A test holds a Service inside Notify to see whether it
+// answers the session meanwhile: a reply that overtakes its event.
+func (h *Host) HoldNotify(session int64) (entered <-chan struct{}, release func()) {
+	hold := &notifyHold{entered: make(chan struct{}), release: make(chan struct{})}
+	h.mu.Lock()
+	if h.holds == nil {
+		h.holds = map[int64]*notifyHold{}
+	}
+	h.holds[session] = hold
+	h.mu.Unlock()
+	return hold.entered, func() { hold.once.Do(func() { close(hold.release) }) }
+}
+
+// Notify records a watch event for session; a held one waits first
+// (HoldNotify).
 func (h *Host) Notify(session int64, ev mwzookeeper.WatchEvent) {
+	h.mu.Lock()
+	hold := h.holds[session]
+	delete(h.holds, session)
+	h.mu.Unlock()
+	if hold != nil {
+		close(hold.entered)
+		<-hold.release
+	}
 	h.mu.Lock()
 	h.events[session] = append(h.events[session], ev)
 	h.notifies++

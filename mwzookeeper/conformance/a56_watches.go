@@ -12,12 +12,13 @@ import (
 // writer on replica 1: a watch fires on the watcher's own replica when it
 // applies the write.
 var watchTests = []test{
-	{"A5.6", "DataWatch", 2, "getData leaves a watch that fires NodeDataChanged, then NodeDeleted", testDataWatch},
-	{"A5.6", "ExistsWatch", 2, "exists on a missing node leaves a watch that fires NodeCreated", testExistsWatch},
-	{"A5.6", "ChildWatch", 2, "getChildren leaves a watch that fires NodeChildrenChanged (not on setData), and NodeDeleted", testChildWatch},
+	{"A5.6", "DataWatch", 1, "getData leaves a watch that fires NodeDataChanged, then NodeDeleted", testDataWatch},
+	{"A5.6", "ExistsWatch", 2, "exists on a missing node leaves a watch that fires NodeCreated, with a sequential node's name (getData and getChildren there leave none)", testExistsWatch},
+	{"A5.6", "ChildWatch", 2, "getChildren leaves a watch that fires NodeChildrenChanged (not on setData of the node or a child), and NodeDeleted", testChildWatch},
 	{"A5.6", "FireOnce", 1, "a watch fires once; a new read sets a new one", testFireOnce},
-	{"A5.6", "EventBeforeReply", 2, "the event reaches the session before the reply of its next request", testEventBeforeReply},
-	{"A5.6", "CloseRemovesWatches", 1, "closing a session removes its watches", testCloseRemovesWatches},
+	{"A5.6", "EventBeforeReply", 2, "the event reaches the session before the reply of its next request (its own write, a sync, a read that sees the change)", testEventBeforeReply},
+	{"A5.6", "CloseRemovesWatches", 1, "closing a session removes its watches, and the deletion of its ephemerals fires the others' watches", testCloseRemovesWatches},
+	{"A5.6", "SetWatches", 1, "setWatches (the watches a client sends again on a new connection) leaves them, and fires at once those whose node changed after the client's last zxid", testSetWatches},
 }
 
 const (
@@ -92,14 +93,31 @@ func testDataWatch(c *T) {
 
 func testExistsWatch(c *T) {
 	x, w, wr := c.watchEnsemble()
+	// Only exists waits for a missing node: getData and getChildren that
+	// fail with NoNode leave no watch (as in ZooKeeper).
+	x.expectErr(watcherReplica, withWatch(reqGet(w, "/w2g")), wantNoNode)
+	x.expectErr(watcherReplica, withWatch(reqChildren(w, "/w2g")), wantNoNode)
 	x.expectErr(watcherReplica, withWatch(reqExists(w, "/w2")), wantNoNode)
+	x.create(writerReplica, wr, "/w2g", "", pers)
+	x.delete(writerReplica, wr, "/w2g", -1)
 	x.create(writerReplica, wr, "/w2", "", pers)
-	x.expectEvents(watcherReplica, w, "after exists /w2 (watch, no such node) and a create /w2 on another replica",
+	x.expectEvents(watcherReplica, w, "after getData and getChildren /w2g (watch, NoNode), exists /w2 (watch, no such node), and a create and delete /w2g and a create /w2 on another replica",
 		ev(mwzookeeper.EventNodeCreated, "/w2"))
 	x.ok(watcherReplica, withWatch(reqExists(w, "/w2")), "the node's stat")
 	x.setData(writerReplica, wr, "/w2", "x", -1)
 	x.expectEvents(watcherReplica, w, "after exists /w2 (watch) and a setData /w2",
 		ev(mwzookeeper.EventNodeCreated, "/w2"), ev(mwzookeeper.EventNodeDataChanged, "/w2"))
+	// A sequential node's NodeCreated names the node created. A5.5 makes
+	// the name; where the create does not return it, there is nothing to
+	// check here.
+	x.create(writerReplica, wr, "/wq", "", pers)
+	x.settle(watcherReplica, w)
+	name := mwzookeeper.SequentialName("/wq/n-", 0)
+	x.expectErr(watcherReplica, withWatch(reqExists(w, name)), wantNoNode)
+	if r := x.do(writerReplica, reqCreate(wr, "/wq/n-", "", mwzookeeper.PersistentSequential)); r.Err == nil && r.Path == name {
+		x.expectEvents(watcherReplica, w, fmt.Sprintf("after exists %s (watch, no such node) and a sequential create /wq/n- that made it", name),
+			ev(mwzookeeper.EventNodeCreated, "/w2"), ev(mwzookeeper.EventNodeDataChanged, "/w2"), ev(mwzookeeper.EventNodeCreated, name))
+	}
 }
 
 func testChildWatch(c *T) {
@@ -112,8 +130,11 @@ func testChildWatch(c *T) {
 	x.expectEvents(watcherReplica, w, "after getChildren /w3 (watch), a setData /w3 and a create /w3/a on another replica",
 		ev(mwzookeeper.EventNodeChildrenChanged, "/w3"))
 	x.ok(watcherReplica, withWatch(reqChildren(w, "/w3")), "the node's children")
+	x.setData(writerReplica, wr, "/w3/a", "x", -1) // a child's data is not /w3's children
+	x.expectEvents(watcherReplica, w, "after getChildren /w3 (watch) again and a setData /w3/a",
+		ev(mwzookeeper.EventNodeChildrenChanged, "/w3"))
 	x.delete(writerReplica, wr, "/w3/a", -1)
-	x.expectEvents(watcherReplica, w, "after getChildren /w3 (watch) again and a delete /w3/a",
+	x.expectEvents(watcherReplica, w, "after getChildren /w3 (watch) again, a setData /w3/a and a delete /w3/a",
 		ev(mwzookeeper.EventNodeChildrenChanged, "/w3"), ev(mwzookeeper.EventNodeChildrenChanged, "/w3"))
 	x.ok(watcherReplica, withWatch(reqChildren(w, "/w3")), "the node's children")
 	x.delete(writerReplica, wr, "/w3", -1)
@@ -178,24 +199,108 @@ func testEventBeforeReply(c *T) {
 		c.failf(fmt.Sprintf("sync on replica %d by the session watching /b2, after a setData /b2 on replica %d", watcherReplica, writerReplica),
 			"the NodeDataChanged event sent to the session before the sync's reply", "the reply first, events "+evText(x.e.Host(watcherReplica).Events(w)))
 	}
+	x.readAfterHeldEvent(w, wr)
+}
+
+// holdWindow is how long readAfterHeldEvent gives a read to overtake a
+// held event: far longer than a local read takes, well below Zab's
+// timeouts (the held Notify may hold the replica's delivery goroutine).
+const holdWindow = 200 * time.Millisecond
+
+// readAfterHeldEvent: while the watcher's replica is inside Notify for a
+// setData's event (held there by the Host), a getData of the watching
+// session must not be answered with the new data: the event goes first
+// (a Service that fires its events after releasing its apply lock lets
+// the read through).
+func (x *ens) readAfterHeldEvent(w, wr int64) {
+	x.c.Helper()
+	h := x.e.Host(watcherReplica)
+	x.create(writerReplica, wr, "/b3", "old", pers)
+	x.settle(watcherReplica, w)
+	x.ok(watcherReplica, withWatch(reqGet(w, "/b3")), "the node's data")
+	entered, release := h.HoldNotify(w)
+	defer release()
+	x.setData(writerReplica, wr, "/b3", "new", -1)
+	select {
+	case <-entered:
+	case <-time.After(eventTimeout):
+		x.c.failf(fmt.Sprintf("setData /b3 on replica %d, watched by session %#x on replica %d", writerReplica, w, watcherReplica),
+			fmt.Sprintf("the NodeDataChanged event within %s", eventTimeout), "no event")
+		return
+	}
+	var data string
+	var seen bool
+	req := reqGet(w, "/b3")
+	ch := x.submit(watcherReplica, req, func(r *mwzookeeper.Response) {
+		data = string(r.Data)
+		x.eventSeen(watcherReplica, w, "/b3", &seen)(r)
+	})
+	var r reply
+	select { // a Service that lets the read overtake the event answers now
+	case r = <-ch:
+	case <-time.After(holdWindow):
+	}
+	release()
+	if r.Response == nil {
+		r = x.await(watcherReplica, req, ch)
+	}
+	if r.Response != nil && r.Err == nil && data == "new" && !seen {
+		x.c.failf(fmt.Sprintf("getData /b3 on replica %d by session %#x while its NodeDataChanged event for setData /b3 was still being sent", watcherReplica, w),
+			"the event sent to the session before the reply that shows the new data", "the reply first, with data \"new\", and no event yet")
+	}
 }
 
 func testCloseRemovesWatches(c *T) {
 	x, w, wr := c.watchEnsemble()
 	v := x.session(watcherReplica, longSession)
 	x.create(writerReplica, wr, "/cw", "", pers)
+	x.create(watcherReplica, w, "/cwe", "", mwzookeeper.Ephemeral)
 	x.settle(watcherReplica, w)
 	for _, s := range []int64{w, v} {
 		x.ok(watcherReplica, withWatch(reqGet(s, "/cw")), "the node's data")
 		x.ok(watcherReplica, withWatch(reqChildren(s, "/cw")), "the node's children")
 	}
+	x.ok(watcherReplica, withWatch(reqExists(v, "/cwe")), "the node's stat")
 	x.closeSession(watcherReplica, w)
 	x.setData(writerReplica, wr, "/cw", "x", -1)
 	x.create(writerReplica, wr, "/cw/k", "", pers)
-	x.expectEvents(watcherReplica, v, "(a session that stayed) after setData /cw and create /cw/k",
-		ev(mwzookeeper.EventNodeDataChanged, "/cw"), ev(mwzookeeper.EventNodeChildrenChanged, "/cw"))
+	want := []mwzookeeper.WatchEvent{ev(mwzookeeper.EventNodeDataChanged, "/cw"), ev(mwzookeeper.EventNodeChildrenChanged, "/cw")}
+	if _, found := x.exists(watcherReplica, v, "/cwe"); !found {
+		// A5.3 deleted the closed session's ephemeral: that is a change
+		// like any other, and v watched it.
+		want = append([]mwzookeeper.WatchEvent{ev(mwzookeeper.EventNodeDeleted, "/cwe")}, want...)
+	}
+	x.expectEvents(watcherReplica, v, "(a session that stayed) after exists /cwe (the closed session's ephemeral), the close, setData /cw and create /cw/k", want...)
 	if evs := x.e.Host(watcherReplica).Events(w); len(evs) != 0 {
 		c.failf(fmt.Sprintf("the watch events of session %#x, closed before setData /cw and create /cw/k", w),
 			"none (closing a session removes its watches)", "events "+evText(evs))
 	}
+}
+
+// testSetWatches: a client that lost its connection sends its watches
+// again with setWatches and the last zxid it saw (the server does so on
+// every new connection, and the stub's read takes it to the WatchTable).
+// A watch whose node changed meanwhile fires at once; the others stay set.
+func testSetWatches(c *T) {
+	x, w, wr := c.watchEnsemble()
+	x.create(writerReplica, wr, "/sw", "", pers)
+	x.create(writerReplica, wr, "/sx", "", pers)
+	x.settle(watcherReplica, w)
+	// The last zxid the client saw: /sx's creation, the newest write so
+	// far (a stat, not the reply's zxid, which A5.1 checks on its own).
+	_, st := x.getData(watcherReplica, w, "/sx")
+	seen := st.Mzxid
+	x.setData(writerReplica, wr, "/sx", "meanwhile", -1)
+	x.settle(watcherReplica, w)
+	req := &mwzookeeper.Request{Op: mwzookeeper.OpSetWatches, Session: w, RelZxid: seen,
+		DataWatches: []string{"/sw", "/sx"}, ExistWatches: []string{"/sy"}, ChildWatches: []string{"/sw"}}
+	x.ok(watcherReplica, req, "success")
+	after := fmt.Sprintf("after setWatches (last zxid %#x; data /sw /sx, exist /sy, child /sw) and a setData /sx after that zxid", seen)
+	x.expectEvents(watcherReplica, w, after, ev(mwzookeeper.EventNodeDataChanged, "/sx"))
+	x.setData(writerReplica, wr, "/sw", "x", -1)
+	x.create(writerReplica, wr, "/sy", "", pers)
+	x.create(writerReplica, wr, "/sw/k", "", pers)
+	x.expectEvents(watcherReplica, w, after+", then a setData /sw, a create /sy and a create /sw/k",
+		ev(mwzookeeper.EventNodeDataChanged, "/sx"), ev(mwzookeeper.EventNodeDataChanged, "/sw"),
+		ev(mwzookeeper.EventNodeCreated, "/sy"), ev(mwzookeeper.EventNodeChildrenChanged, "/sw"))
 }

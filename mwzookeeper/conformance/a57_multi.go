@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"strings"
 
 	"zablab/internal/svctest"
 	"zablab/mwzookeeper"
@@ -10,7 +11,8 @@ import (
 // A5.7 (optional): multi, on three replicas.
 var multiTests = []test{
 	{"A5.7", "MultiResults", 2, "a multi of check, create, delete and setData applies every op and reports each op's result", testMultiResults},
-	{"A5.7", "AllOrNothing", 3, "a multi with a failing op changes nothing on any replica and reports the error shape of mwzookeeper.OpResult", testAllOrNothing},
+	{"A5.7", "AllOrNothing", 2, "a multi with a failing op (a check's version included) changes nothing on any replica and reports the error shape of mwzookeeper.OpResult", testAllOrNothing},
+	{"A5.7", "MultiWatches", 1, "a failed multi fires no watch, a successful one what its ops fire as single writes (checked only where single writes fire watches)", testMultiWatches},
 }
 
 func reqMulti(s int64, ops ...mwzookeeper.Op) *mwzookeeper.Request {
@@ -104,4 +106,102 @@ func testAllOrNothing(c *T) {
 		2, wantNoNode)
 	x.failingMulti(1, reqMulti(x.reader(1), opDelete("/m2", -1), opCreate("/m2", ""), opCreate("/m2", "")),
 		2, wantNodeExists)
+	// A check compares the version too, not only that the node exists.
+	x.failingMulti(2, reqMulti(s, opCreate("/m6", ""), opCheck("/m2", 0), opCheck("/m2", 5)),
+		2, wantBadVersion)
+}
+
+// multiWatchOps are the ops of testMultiWatches' multi on the subtree
+// at p: each fires one of the watches watchTwin leaves. A failing multi
+// ends with a setData of a version p does not have.
+func multiWatchOps(p string, failing bool) []mwzookeeper.Op {
+	ops := []mwzookeeper.Op{opSet(p, "x", -1), opCreate(p+"1", ""), opCreate(p+"/c", "")}
+	if failing {
+		ops = append(ops, opSet(p, "z", 7))
+	}
+	return ops
+}
+
+// multiWatchText names the multi of multiWatchOps in a failure.
+func multiWatchText(p string, failing bool) string {
+	if failing {
+		return fmt.Sprintf("multi [setData %s, create %s1, create %s/c, setData %s (version 7)]", p, p, p, p)
+	}
+	return fmt.Sprintf("multi [setData %s, create %s1, create %s/c]", p, p, p)
+}
+
+// watchTwin creates p and leaves w's watches on it: getData p, exists
+// p+"1" (missing), getChildren p.
+func (x *ens) watchTwin(w, wr int64, p string) {
+	x.c.Helper()
+	x.create(writerReplica, wr, p, "", pers)
+	x.settle(watcherReplica, w)
+	x.ok(watcherReplica, withWatch(reqGet(w, p)), "the node's data")
+	x.expectErr(watcherReplica, withWatch(reqExists(w, p+"1")), wantNoNode)
+	x.ok(watcherReplica, withWatch(reqChildren(w, p)), "the node's children")
+}
+
+// testMultiWatches: a failed multi changed nothing, so it fires no watch
+// (all or nothing); a successful one fires what its ops fire as single
+// writes. The single writes run first, on a twin subtree watched alike:
+// their events are what this Service's watches (A5.6) fire, so a fault of
+// A5.6 costs nothing here, and where they fire nothing there is nothing
+// to compare.
+func testMultiWatches(c *T) {
+	x, w, wr := c.watchEnsemble()
+	h := x.e.Host(watcherReplica)
+	x.watchTwin(w, wr, "/mwa")
+	for _, o := range multiWatchOps("/mwa", false) {
+		x.ok(writerReplica, reqOf(wr, o), "success")
+	}
+	if !poll(eventTimeout, func() bool { return len(h.Events(w)) > 0 }) {
+		return // no watches at all: A5.6 counts that, not A5.7
+	}
+	x.settle(watcherReplica, w)
+	var want []mwzookeeper.WatchEvent
+	for _, e := range h.Events(w) {
+		want = append(want, ev(e.Type, "/mwb"+strings.TrimPrefix(e.Path, "/mwa")))
+	}
+	base := len(want)
+	x.watchTwin(w, wr, "/mwb")
+	x.expectErr(writerReplica, reqMulti(wr, multiWatchOps("/mwb", true)...), wantBadVersion)
+	x.settle(watcherReplica, w) // the events of an applied write come before the sync's reply
+	if evs := h.Events(w)[base:]; len(evs) != 0 {
+		c.failf(fmt.Sprintf("the watch events of session %#x on replica %d after the failed %s on replica %d", w, watcherReplica, multiWatchText("/mwb", true), writerReplica),
+			"none (a failed multi changes nothing, so no watch fires)", "events "+evText(evs))
+		return
+	}
+	x.ok(writerReplica, reqMulti(wr, multiWatchOps("/mwb", false)...), "success")
+	poll(eventTimeout, func() bool { return len(h.Events(w)) >= base+len(want) })
+	x.settle(watcherReplica, w)
+	if got := h.Events(w)[base:]; !sameEvents(got, want) {
+		c.failf(fmt.Sprintf("the watch events of session %#x on replica %d after getData /mwb, exists /mwb1 and getChildren /mwb (watches) and %s on replica %d",
+			w, watcherReplica, multiWatchText("/mwb", false), writerReplica),
+			"events "+evText(want)+" (in any order: what the same ops fired as single writes on /mwa)", "events "+evText(got))
+	}
+}
+
+// reqOf is op o as a request of its own.
+func reqOf(s int64, o mwzookeeper.Op) *mwzookeeper.Request {
+	return &mwzookeeper.Request{Op: o.Op, Session: s, Path: o.Path, Data: o.Data, Version: o.Version, Mode: o.Mode}
+}
+
+// sameEvents says whether got and want hold the same events (type and
+// path), in any order: the order of one write's events is not specified.
+func sameEvents(got, want []mwzookeeper.WatchEvent) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	left := map[string]int{}
+	for _, e := range want {
+		left[e.Type.String()+" "+e.Path]++
+	}
+	for _, e := range got {
+		k := e.Type.String() + " " + e.Path
+		if left[k] == 0 {
+			return false
+		}
+		left[k]--
+	}
+	return true
 }
