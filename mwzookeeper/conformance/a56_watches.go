@@ -205,7 +205,7 @@ func testEventBeforeReply(c *T) {
 // holdWindow is how long readAfterHeldEvent gives a read to overtake a
 // held event: far longer than a local read takes, well below Zab's
 // timeouts (the held Notify may hold the replica's delivery goroutine).
-const holdWindow = 200 * time.Millisecond
+const holdWindow = 100 * time.Millisecond
 
 // readAfterHeldEvent: while the watcher's replica is inside Notify for a
 // setData's event (held there by the Host), a getData of the watching
