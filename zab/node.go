@@ -98,13 +98,17 @@ func newIncarnation() uint64 {
 }
 
 // Startup opens the storage, restores the application, connects and starts
-// the peer's goroutine. After an error it may be called again. SetState runs on the caller's goroutine; a Propose
+// the peer's goroutine. After an error it may be called again, not after
+// Shutdown (a new Zab starts again). SetState runs on the caller's goroutine; a Propose
 // or Sync it makes fails with ErrNotStarted.
 func (n *node) Startup() error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.state.Load() != stopped {
+	switch n.state.Load() {
+	case running:
 		return fmt.Errorf("%w: Startup called twice", ErrConfig)
+	case closed: // Shutdown closed the log output and the storage for good
+		return fmt.Errorf("%w: Startup after Shutdown: make a new Zab (SingleZab or MultiZab) to start again", ErrConfig)
 	}
 	n.inc = newIncarnation()
 	if err := n.open(); err != nil {
