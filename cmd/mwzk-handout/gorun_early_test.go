@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,21 +67,7 @@ func TestGoRunKilledDuringBuildStopsTheTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait.For(t, "the tool to lose its parent", time.Minute, func() bool { return parentOf(tool) != p.Cmd.Process.Pid })
-	var mu sync.Mutex
-	var got bytes.Buffer
-	go func() { // the tool may write now
-		b := make([]byte, 4096)
-		for {
-			n, err := pr.Read(b)
-			mu.Lock()
-			got.Write(b[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	text := func() string { mu.Lock(); defer mu.Unlock(); return got.String() }
+	text := collect(pr) // the tool may write now
 	wait.For(t, "the tool to stop after its go run was killed", time.Minute, func() bool {
 		if syscall.Kill(tool, 0) != nil || parentOf(tool) == 0 {
 			return true
@@ -130,4 +117,24 @@ func parentOf(pid int) int {
 	}
 	ppid, _ := strconv.Atoi(f[1])
 	return ppid
+}
+
+// collect reads r until it ends, in the background; the text it returns
+// gives what was read so far.
+func collect(r io.Reader) (text func() string) {
+	var mu sync.Mutex
+	var got bytes.Buffer
+	go func() {
+		b := make([]byte, 4096)
+		for {
+			n, err := r.Read(b)
+			mu.Lock()
+			got.Write(b[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return func() string { mu.Lock(); defer mu.Unlock(); return got.String() }
 }
