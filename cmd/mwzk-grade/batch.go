@@ -525,7 +525,7 @@ func possibleByPart(items []batchItem) map[string]int {
 
 func gradebookRow(name string, r *Report, possible int) []string {
 	bonus := "" // a batch of one required part graded no bonus part
-	if r.Bonus.Possible > 0 {
+	if r.ShowsBonus() {
 		bonus = strconv.Itoa(r.Bonus.Earned)
 	}
 	// possible: what total is out of, 100, or a part's alone (PART=A5.1:

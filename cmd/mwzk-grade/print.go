@@ -302,26 +302,23 @@ func unsafeRune(r rune) bool {
 }
 
 // totalsLine is the report's sum: "required parts: 80 / 100 points; bonus:
-// 15 / 20", with only the totals the grade has (ShowsRequired).
+// 15 / 20".
 func totalsLine(rep *Report) string {
-	var parts []string
-	if rep.ShowsRequired() {
-		parts = append(parts, fmt.Sprintf("required parts: %d / %d points", rep.Required.Earned, rep.Required.Possible))
-	}
-	if rep.ShowsBonus() {
-		parts = append(parts, fmt.Sprintf("bonus: %d / %d", rep.Bonus.Earned, rep.Bonus.Possible))
-	}
-	return strings.Join(parts, "; ")
+	return totals(rep, "required parts: %d / %d points", "bonus: %d / %d", "; ")
 }
 
 // shortTotals is totalsLine for one line of progress: "80/100, bonus 15/20".
-func shortTotals(rep *Report) string {
+func shortTotals(rep *Report) string { return totals(rep, "%d/%d", "bonus %d/%d", ", ") }
+
+// totals joins, with sep, the totals rep has (ShowsRequired, ShowsBonus),
+// each an earned and a possible number put into its format.
+func totals(rep *Report, required, bonus, sep string) string {
 	var parts []string
 	if rep.ShowsRequired() {
-		parts = append(parts, fmt.Sprintf("%d/%d", rep.Required.Earned, rep.Required.Possible))
+		parts = append(parts, fmt.Sprintf(required, rep.Required.Earned, rep.Required.Possible))
 	}
 	if rep.ShowsBonus() {
-		parts = append(parts, fmt.Sprintf("bonus %d/%d", rep.Bonus.Earned, rep.Bonus.Possible))
+		parts = append(parts, fmt.Sprintf(bonus, rep.Bonus.Earned, rep.Bonus.Possible))
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, sep)
 }
