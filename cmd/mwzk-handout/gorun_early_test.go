@@ -32,26 +32,18 @@ func TestGoRunKilledDuringBuildStopsTheTool(t *testing.T) {
 	if testing.Short() {
 		t.Skip("packs the handout: skipped with -short")
 	}
-	root := repoRootT(t)
-	dir := t.TempDir()
-	bin, goRun, pidFile := filepath.Join(dir, "mwzk-handout"), filepath.Join(dir, "go"), filepath.Join(dir, "tool.pid")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build of mwzk-handout: %v\n%s", err, out)
-	}
-	if err := os.Symlink("/bin/sh", goRun); err != nil {
-		t.Fatal(err)
-	}
+	bin, goRun := builtTool(t)
+	pidFile := filepath.Join(t.TempDir(), "tool.pid")
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer pr.Close()
 	fillPipe(t, pw)
-	tmp, out := t.TempDir(), filepath.Join(t.TempDir(), "aufgabe5.tar.gz")
+	tmp, out := toolFolders(t)
 	// The "go" waits for the tool, as go run does; the tool's pid goes to a file.
-	cmd := exec.Command(goRun, "-c", `"$0" "$@" & echo $! >"$PIDFILE"; wait`, bin, "--out", out)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GIT_CEILING_DIRECTORIES="+filepath.Dir(tmp), "PIDFILE="+pidFile)
+	cmd := inRepo(t, exec.Command(goRun, "-c", `"$0" "$@" & echo $! >"$PIDFILE"; wait`, bin, "--out", out), tmp)
+	cmd.Env = append(cmd.Env, "PIDFILE="+pidFile)
 	cmd.Stdout, cmd.Stderr = pw, pw
 	p := procs.Start(t, cmd) // its cleanup kills the group, the tool included
 	pw.Close()

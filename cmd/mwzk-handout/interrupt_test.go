@@ -28,18 +28,11 @@ func TestInterruptRemovesTheUnpackedCopy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("packs and unpacks the handout: skipped with -short")
 	}
-	root := repoRootT(t)
-	bin := filepath.Join(t.TempDir(), "mwzk-handout")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build of mwzk-handout: %v\n%s", err, out)
-	}
+	bin, _ := builtTool(t)
 	for name, sig := range map[string]syscall.Signal{"SIGINT": syscall.SIGINT, "SIGTERM": syscall.SIGTERM} {
 		t.Run(name, func(t *testing.T) {
-			tmp := t.TempDir()
-			out := filepath.Join(t.TempDir(), "aufgabe5.tar.gz")
-			cmd := exec.Command(bin, "--out", out)
-			cmd.Dir = root
-			cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GIT_CEILING_DIRECTORIES="+filepath.Dir(tmp))
+			tmp, out := toolFolders(t)
+			cmd := inRepo(t, exec.Command(bin, "--out", out), tmp)
 			lines := watchOutput(t, cmd)
 			p := procs.Start(t, cmd)
 			unpacked := lines.waitFor(t, p, "handout: unpacked into ")
@@ -81,19 +74,9 @@ func TestGoRunKilledRemovesTheUnpackedCopy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("packs and unpacks the handout: skipped with -short")
 	}
-	root := repoRootT(t)
-	dir := t.TempDir()
-	bin, goRun := filepath.Join(dir, "mwzk-handout"), filepath.Join(dir, "go")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build of mwzk-handout: %v\n%s", err, out)
-	}
-	if err := os.Symlink("/bin/sh", goRun); err != nil {
-		t.Fatal(err)
-	}
-	tmp, out := t.TempDir(), filepath.Join(t.TempDir(), "aufgabe5.tar.gz")
-	cmd := exec.Command(goRun, "-c", `"$0" "$@"; echo "parent: the tool ended ($?)"`, bin, "--out", out)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GIT_CEILING_DIRECTORIES="+filepath.Dir(tmp))
+	bin, goRun := builtTool(t)
+	tmp, out := toolFolders(t)
+	cmd := inRepo(t, exec.Command(goRun, "-c", `"$0" "$@"; echo "parent: the tool ended ($?)"`, bin, "--out", out), tmp)
 	lines := watchOutput(t, cmd)
 	p := procs.Start(t, cmd) // its cleanup kills the group: the tool too, should it run on
 	lines.waitFor(t, p, "handout: unpacked into ")
@@ -104,6 +87,37 @@ func TestGoRunKilledRemovesTheUnpackedCopy(t *testing.T) {
 		left, _ := os.ReadDir(tmp)
 		return len(left) == 0 && strings.Contains(lines.text(), "was not checked to the end")
 	})
+}
+
+// builtTool is mwzk-handout built into a temporary folder, and beside it
+// a shell named "go": a stand-in for the go command of make handout's go
+// run (procs.StopWithGoRun knows it by that name), which a test can kill
+// alone.
+func builtTool(t *testing.T) (bin, goRun string) {
+	t.Helper()
+	dir := t.TempDir()
+	bin, goRun = filepath.Join(dir, "mwzk-handout"), filepath.Join(dir, "go")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build of mwzk-handout: %v\n%s", err, out)
+	}
+	if err := os.Symlink("/bin/sh", goRun); err != nil {
+		t.Fatal(err)
+	}
+	return bin, goRun
+}
+
+// toolFolders are a run's temporary folder (its TMPDIR, where the tool
+// unpacks its copy) and the archive it is to write.
+func toolFolders(t *testing.T) (tmp, out string) {
+	return t.TempDir(), filepath.Join(t.TempDir(), "aufgabe5.tar.gz")
+}
+
+// inRepo runs cmd in the repository's root with tmp as its TMPDIR, and no
+// git repository found above tmp.
+func inRepo(t *testing.T, cmd *exec.Cmd, tmp string) *exec.Cmd {
+	cmd.Dir = repoRootT(t)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GIT_CEILING_DIRECTORIES="+filepath.Dir(tmp))
+	return cmd
 }
 
 // outputLines collects a subprocess's stdout and stderr line by line.

@@ -15,7 +15,7 @@ import (
 // reference themselves).
 func TestHandoutVets(t *testing.T) {
 	if testing.Short() {
-		t.Skip("vets a copy of the handout")
+		t.Skip("vets a copy of the handout: skipped with -short")
 	}
 	root := repoRootT(t)
 	files, err := trackedFiles(root, "")
