@@ -247,13 +247,12 @@ func (c *conn) fillZxid(s *slot) {
 	if s.lateZxid && len(s.buf) >= 16 {
 		binary.BigEndian.PutUint64(s.buf[8:16], uint64(c.zxid)) // after the length and the xid
 	}
-	s.lateZxid = false
 }
 
 // recycle resets a slot whose reply is in the outgoing buffer.
 func (c *conn) recycle(s *slot) {
 	s.req = mwzookeeper.Request{}
-	s.last, s.timed = false, false
+	s.last, s.timed, s.lateZxid = false, false, false
 	if cap(s.buf) > keepBuf {
 		s.buf = nil
 	}
