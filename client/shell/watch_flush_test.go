@@ -1,10 +1,8 @@
 package shell
 
 import (
-	"bytes"
 	"strings"
 	"testing"
-	"time"
 
 	"zablab/client/internal/zktest"
 )
@@ -17,15 +15,7 @@ import (
 // last ChildWatchRemoved. The goroutines are held back here, so the race
 // is lost every time.
 func TestWatchEventsPrintedBeforeExecReturns(t *testing.T) {
-	var out bytes.Buffer
-	s := New(zktest.Shared(t).Addrs[0], Options{Out: &out, Err: &out, ConnectTimeout: 20 * time.Second})
-	if err := s.Connect(); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	hold := make(chan struct{})
-	defer close(hold) // before Close: the goroutines then find their events taken
-	s.beforeEventWait = func() { <-hold }
+	s, out := heldBackShell(t, true)
 	r := zktest.Root(t)
 	for _, c := range []struct{ arm, trigger, want string }{
 		{"ls -w " + r, "removewatches " + r + " -c", "type:ChildWatchRemoved path:" + r},

@@ -1,11 +1,9 @@
 package shell
 
 import (
-	"bytes"
 	"regexp"
 	"slices"
 	"testing"
-	"time"
 
 	"zablab/client/internal/zktest"
 )
@@ -19,15 +17,7 @@ import (
 // NodeDeleted came out before a2's. The one-shot goroutines are held back,
 // as in TestFlushedEventsKeepTheirOrder, so that the order is decided.
 func TestPersistentAndOneShotEventsKeepTheirOrder(t *testing.T) {
-	var out bytes.Buffer
-	s := New(zktest.Shared(t).Addrs[0], Options{Out: &out, Err: &out, ConnectTimeout: 20 * time.Second})
-	if err := s.Connect(); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	hold := make(chan struct{})
-	defer close(hold)
-	s.beforeEventWait = func() { <-hold }
+	s, out := heldBackShell(t, true)
 	r := zktest.Root(t)
 	for _, c := range []string{"create " + r, "create " + r + "/a1", "create " + r + "/a2",
 		"get -w " + r + "/a2", "addWatch -m PERSISTENT " + r + "/a1"} {

@@ -21,17 +21,7 @@ func TestFlushedEventsKeepTheirOrder(t *testing.T) {
 }
 
 func flushedInOrder(t *testing.T, holdBack bool) {
-	var out bytes.Buffer
-	s := New(zktest.Shared(t).Addrs[0], Options{Out: &out, Err: &out, ConnectTimeout: 20 * time.Second})
-	if err := s.Connect(); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if holdBack {
-		hold := make(chan struct{})
-		defer close(hold)
-		s.beforeEventWait = func() { <-hold } // as TestWatchEventsPrintedBeforeExecReturns: goroutines late
-	}
+	s, out := heldBackShell(t, holdBack)
 	r := zktest.Root(t)
 	s.Exec("create " + r)
 	var want []string
@@ -58,4 +48,24 @@ func flushedInOrder(t *testing.T, holdBack bool) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("deleteall's NodeDeleted events printed in the order\n%v\nthe server sent them in\n%v\noutput:\n%s", got, want, printed)
 	}
+}
+
+// heldBackShell is a shell connected to the shared test ensemble, writing
+// to out, closed when the test ends. With holdBack its watch goroutines
+// wait until then (beforeEventWait), so that an event prints only when
+// Exec flushes it: the goroutines lose every race.
+func heldBackShell(t *testing.T, holdBack bool) (s *Shell, out *bytes.Buffer) {
+	t.Helper()
+	out = new(bytes.Buffer)
+	s = New(zktest.Shared(t).Addrs[0], Options{Out: out, Err: out, ConnectTimeout: 20 * time.Second})
+	if err := s.Connect(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if holdBack {
+		hold := make(chan struct{})
+		t.Cleanup(func() { close(hold) }) // before Close: the goroutines then find their events taken
+		s.beforeEventWait = func() { <-hold }
+	}
+	return s, out
 }
