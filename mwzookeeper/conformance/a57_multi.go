@@ -122,12 +122,14 @@ func multiWatchOps(p string, failing bool) []mwzookeeper.Op {
 	return ops
 }
 
-// multiWatchText names the multi of multiWatchOps in a failure.
-func multiWatchText(p string, failing bool) string {
-	if failing {
-		return fmt.Sprintf("multi [setData %s, create %s1, create %s/c, setData %s (version 7)]", p, p, p, p)
+// multiText names a multi and its ops in a failure: "multi [setData
+// /mwb, create /mwb1]".
+func multiText(ops []mwzookeeper.Op) string {
+	names := make([]string, len(ops))
+	for i, o := range ops {
+		names[i] = opText(reqOf(0, o))
 	}
-	return fmt.Sprintf("multi [setData %s, create %s1, create %s/c]", p, p, p)
+	return "multi [" + strings.Join(names, ", ") + "]"
 }
 
 // watchTwin creates p and leaves w's watches on it: getData p, exists
@@ -167,7 +169,7 @@ func testMultiWatches(c *T) {
 	x.expectErr(writerReplica, reqMulti(wr, multiWatchOps("/mwb", true)...), wantBadVersion)
 	x.settle(watcherReplica, w) // the events of an applied write come before the sync's reply
 	if evs := h.Events(w)[base:]; len(evs) != 0 {
-		c.failf(fmt.Sprintf("the watch events of session %#x on replica %d after the failed %s on replica %d", w, watcherReplica, multiWatchText("/mwb", true), writerReplica),
+		c.failf(fmt.Sprintf("the watch events of session %#x on replica %d after the failed %s on replica %d", w, watcherReplica, multiText(multiWatchOps("/mwb", true)), writerReplica),
 			"none (a failed multi changes nothing, so no watch fires)", "events "+evText(evs))
 		return
 	}
@@ -176,7 +178,7 @@ func testMultiWatches(c *T) {
 	x.settle(watcherReplica, w)
 	if got := h.Events(w)[base:]; !sameEvents(got, want) {
 		c.failf(fmt.Sprintf("the watch events of session %#x on replica %d after getData /mwb, exists /mwb1 and getChildren /mwb (watches) and %s on replica %d",
-			w, watcherReplica, multiWatchText("/mwb", false), writerReplica),
+			w, watcherReplica, multiText(multiWatchOps("/mwb", false)), writerReplica),
 			"events "+evText(want)+" (in any order: what the same ops fired as single writes on /mwa)", "events "+evText(got))
 	}
 }
