@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"regexp"
 	"slices"
 	"testing"
 
@@ -25,18 +24,7 @@ func TestPersistentAndOneShotEventsKeepTheirOrder(t *testing.T) {
 			t.Fatalf("%s: %v", c, err)
 		}
 	}
-	s.mu.Lock()
-	out.Reset()
-	s.mu.Unlock()
-	s.Exec("deleteall " + r)
-	s.Exec("ls /") // its reply comes after every notification of the deletes
-	s.mu.Lock()
-	printed := out.String()
-	s.mu.Unlock()
-	var got []string
-	for _, m := range regexp.MustCompile(`type:NodeDeleted path:(\S+)`).FindAllStringSubmatch(printed, -1) {
-		got = append(got, m[1])
-	}
+	got, printed := deleteallEvents(s, out, r)
 	if want := []string{r + "/a2", r + "/a1"}; !slices.Equal(got, want) {
 		t.Fatalf("deleteall's NodeDeleted events printed in the order\n%v\nthe server sent them in\n%v\noutput:\n%s", got, want, printed)
 	}

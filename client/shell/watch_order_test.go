@@ -34,17 +34,7 @@ func flushedInOrder(t *testing.T, holdBack bool) {
 	for i := 8; i >= 1; i-- {
 		want = append(want, fmt.Sprintf("%s/a%d", r, i))
 	}
-	s.mu.Lock()
-	out.Reset()
-	s.mu.Unlock()
-	s.Exec("deleteall " + r)
-	s.mu.Lock()
-	printed := out.String()
-	s.mu.Unlock()
-	var got []string
-	for _, m := range regexp.MustCompile(`type:NodeDeleted path:(\S+)`).FindAllStringSubmatch(printed, -1) {
-		got = append(got, m[1])
-	}
+	got, printed := deleteallEvents(s, out, r)
 	if !slices.Equal(got, want) {
 		t.Fatalf("deleteall's NodeDeleted events printed in the order\n%v\nthe server sent them in\n%v\noutput:\n%s", got, want, printed)
 	}
@@ -68,4 +58,22 @@ func heldBackShell(t *testing.T, holdBack bool) (s *Shell, out *bytes.Buffer) {
 		s.beforeEventWait = func() { <-hold }
 	}
 	return s, out
+}
+
+// deleteallEvents runs "deleteall r" and returns the paths of the
+// NodeDeleted events it printed, in the order printed, and all it printed;
+// the "ls /" after it is answered after every notification of the deletes.
+func deleteallEvents(s *Shell, out *bytes.Buffer, r string) (paths []string, printed string) {
+	s.mu.Lock()
+	out.Reset()
+	s.mu.Unlock()
+	s.Exec("deleteall " + r)
+	s.Exec("ls /")
+	s.mu.Lock()
+	printed = out.String()
+	s.mu.Unlock()
+	for _, m := range regexp.MustCompile(`type:NodeDeleted path:(\S+)`).FindAllStringSubmatch(printed, -1) {
+		paths = append(paths, m[1])
+	}
+	return paths, printed
 }
