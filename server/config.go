@@ -57,13 +57,8 @@ func ConfigFromProperties(p *properties.Properties, needPort bool) (Config, erro
 	if err = zab.CheckKeys(p); err != nil {
 		return c, err
 	}
-	if c.TickTime, err = p.Millis("tickTime", zab.DefaultTickTime); err != nil {
+	if c.TickTime, err = zab.TickTime(p); err != nil { // before the timeouts derived from it
 		return c, err
-	}
-	if c.TickTime < zab.MinTickTime {
-		// Zab refuses it too, but only after the session timeouts derived
-		// from it: tickTime=0 was named as minSessionTimeout, not in the file.
-		return c, p.Errorf("tickTime", ErrConfig, "must be at least %d ms", zab.MinTickTime/time.Millisecond)
 	}
 	if _, ok := p.Get(mwzookeeper.KeyClientPort); ok || needPort {
 		if _, err = p.Require(mwzookeeper.KeyClientPort); err != nil {

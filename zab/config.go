@@ -2,6 +2,7 @@ package zab
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -219,13 +220,27 @@ func (c *Config) checkPeers(p *properties.Properties) error {
 	return nil
 }
 
+// TickTime reads tickTime (DefaultTickTime when unset), refusing one below
+// MinTickTime; the server reads it so too, before the session timeouts it
+// derives from it, so that a bad tickTime is named as itself.
+func TickTime(p *properties.Properties) (time.Duration, error) {
+	t, err := p.Millis("tickTime", DefaultTickTime)
+	if err != nil {
+		return 0, err // properties.ErrValue, naming file, line and key
+	}
+	if t < MinTickTime {
+		return 0, p.Errorf("tickTime", ErrConfig, "must be at least %d ms: peers resend after 2 ticks and give up after syncLimit, faster than a disk can sync", MinTickTime/time.Millisecond)
+	}
+	return t, nil
+}
+
 func (c *Config) readTuning(p *properties.Properties) error {
 	var err error
-	if c.TickTime, err = p.Millis("tickTime", DefaultTickTime); err != nil {
-		return fmt.Errorf("%w: %w", ErrConfig, err)
-	}
-	if c.TickTime < MinTickTime {
-		return p.Errorf("tickTime", ErrConfig, "must be at least %d ms: peers resend after 2 ticks and give up after syncLimit, faster than a disk can sync", MinTickTime/time.Millisecond)
+	if c.TickTime, err = TickTime(p); err != nil {
+		if !errors.Is(err, ErrConfig) {
+			err = fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+		return err
 	}
 	for _, k := range []struct {
 		key string
