@@ -141,11 +141,20 @@ func orDefault(p *properties.Properties, key, def string) string {
 
 // hostKey reads key, an address to listen on (def when unset): a host
 // name or an IP address, without a port. One wrong as written
-// ("127.0.0.1:2181", "[::1]") is a configuration error (exit 2), found
+// ("127.0.0.1:2181", "[::1]:2181") is a configuration error (exit 2), found
 // here: at the listen it failed as a name that does not resolve, which is
 // ErrListen (exit 1, the same start may succeed later).
+//
+// An IPv6 address in brackets ("[::1]") is read as ZooKeeper reads it
+// (Java's InetAddress.getByName takes RFC 2732's form), without them: the
+// listen adds its own.
 func hostKey(p *properties.Properties, key, def string) (string, error) {
 	v := orDefault(p, key, def)
+	if inner, ok := strings.CutPrefix(v, "["); ok && strings.HasSuffix(inner, "]") {
+		if a, err := netip.ParseAddr(strings.TrimSuffix(inner, "]")); err == nil && a.Is6() {
+			return a.String(), nil
+		}
+	}
 	if _, ipErr := netip.ParseAddr(v); ipErr != nil && strings.ContainsAny(v, ":[]/ \t") { // an IPv6 address (with a zone) has colons
 		return v, p.Errorf(key, ErrConfig, "want a host name or an IP address without a port, got %q", v)
 	}
