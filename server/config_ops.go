@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/netip"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -88,13 +89,34 @@ func (c Config) portsApart(p *properties.Properties) error {
 		{KeyAdminPort, c.Ops.AdminAddress, c.Ops.AdminPort}, {KeyMetricsPort, c.Ops.MetricsAddress, c.Ops.MetricsPort}}
 	for i, a := range ls {
 		for _, b := range ls[:i] {
-			if a.port != 0 && a.port == b.port && a.addr == b.addr {
+			if a.port != 0 && a.port == b.port && sameListenAddress(a.addr, b.addr) {
 				return p.Errorf(a.key, ErrConfig, "port %d on %s is already %s's", a.port, a.addr, b.key)
 			}
 		}
 	}
 	return nil
 }
+
+// sameListenAddress says whether listens on a and b, one port, clash: the
+// same address however written ("::1", "0:0:0:0:0:0:0:1", "::ffff:127.0.0.1"
+// and "127.0.0.1"), or, on Linux, a wildcard with any address: Go listens
+// on "0.0.0.0" and "::" dual-stack, and Linux refuses any other listen on
+// that port then (BSD and macOS let a more specific address share it).
+// Host names are compared as written: resolving them here would make
+// reading the file depend on the resolver.
+func sameListenAddress(a, b string) bool {
+	ia, errA := netip.ParseAddr(a)
+	ib, errB := netip.ParseAddr(b)
+	if errA != nil || errB != nil {
+		return strings.EqualFold(a, b)
+	}
+	ia, ib = ia.Unmap(), ib.Unmap()
+	return ia == ib || wildcardTakesPort && (ia.IsUnspecified() || ib.IsUnspecified())
+}
+
+// wildcardTakesPort says whether a listen on a wildcard address keeps
+// every other address from that port (see sameListenAddress).
+const wildcardTakesPort = runtime.GOOS == "linux"
 
 func optionalPort(p *properties.Properties, key string) (int, error) {
 	if _, ok := p.Get(key); !ok {
@@ -119,11 +141,20 @@ func orDefault(p *properties.Properties, key, def string) string {
 
 // hostKey reads key, an address to listen on (def when unset): a host
 // name or an IP address, without a port. One wrong as written
-// ("127.0.0.1:2181", "[::1]") is a configuration error (exit 2), found
+// ("127.0.0.1:2181", "[::1]:2181") is a configuration error (exit 2), found
 // here: at the listen it failed as a name that does not resolve, which is
 // ErrListen (exit 1, the same start may succeed later).
+//
+// An IPv6 address in brackets ("[::1]") is read as ZooKeeper reads it
+// (Java's InetAddress.getByName takes RFC 2732's form), without them: the
+// listen adds its own.
 func hostKey(p *properties.Properties, key, def string) (string, error) {
 	v := orDefault(p, key, def)
+	if inner, ok := strings.CutPrefix(v, "["); ok && strings.HasSuffix(inner, "]") {
+		if a, err := netip.ParseAddr(strings.TrimSuffix(inner, "]")); err == nil && a.Is6() {
+			return a.String(), nil
+		}
+	}
 	if _, ipErr := netip.ParseAddr(v); ipErr != nil && strings.ContainsAny(v, ":[]/ \t") { // an IPv6 address (with a zone) has colons
 		return v, p.Errorf(key, ErrConfig, "want a host name or an IP address without a port, got %q", v)
 	}

@@ -359,6 +359,10 @@ func refusedReport(root string, o options, it *batchItem, err error) *Report {
 	// batch did, as every other report of the batch says.
 	rep := &Report{Submission: it.name, Origin: it.path, Status: "refused", Repeat: o.repeat, Part: o.part,
 		Timeout: o.timeout.String(), Extra: o.extra, Grader: graderVersion(root), GoVersion: goVersion()}
+	if o.ref != "" && gitDir(it.path) != "" {
+		// REF too, for a repository: without it "again" grades its HEAD.
+		rep.Ref = o.ref
+	}
 	rep.Problems = []string{strings.TrimPrefix(err.Error(), errRefused.Error()+": ")}
 	rep.GraderTree, _ = graderTreeHash(root, o.extra, o.leave()...)
 	score(rep, nil, o.part)
