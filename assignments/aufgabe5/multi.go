@@ -19,7 +19,8 @@ func (s *Service) applyMulti(c *applyCtx, ops []mwzookeeper.Op) ([]mwzookeeper.O
 	// error and failedMulti's results. Each result names its op
 	// (resultOp); an opTTLOff op, a TTL create its proposer refused
 	// (refuseTTL, beyond the sheet), fails with ttlOff(o.Path).
-	return failedMulti(ops, 0, fmt.Errorf("%w: TODO(A5.7) in multi.go: Service.applyMulti: multi", mwzookeeper.ErrUnimplemented)), mwzookeeper.ErrUnimplemented
+	err := fmt.Errorf("%w: TODO(A5.7) in multi.go: Service.applyMulti: multi", mwzookeeper.ErrUnimplemented)
+	return failedMulti(ops, 0, err), err
 }
 
 // failedMulti is the result list of a multi whose op at failed failed.

@@ -287,7 +287,8 @@ var stubBodies = map[string]string{
 	// error and failedMulti's results. Each result names its op
 	// (resultOp); an opTTLOff op, a TTL create its proposer refused
 	// (refuseTTL, beyond the sheet), fails with ttlOff(o.Path).
-	return failedMulti(ops, 0, fmt.Errorf("%w: multi (TODO A5.7)", mwzookeeper.ErrUnimplemented)), mwzookeeper.ErrUnimplemented`,
+	err := fmt.Errorf("%w: multi (TODO A5.7)", mwzookeeper.ErrUnimplemented)
+	return failedMulti(ops, 0, err), err`,
 	"failedMulti": `
 	// TODO(A5.7): ZooKeeper's results of a failed multi: nil for the ops
 	// before the failing one, its error for it, ErrRuntimeInconsistency for
