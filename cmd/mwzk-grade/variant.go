@@ -16,6 +16,7 @@ import (
 //	Variant: answers a write when it is proposed, before it is applied
 //	(the description may go on over several lines).
 //	Loses: A5.1
+//	Loses all: A5.7
 //	May lose: A5.2
 //	Why A5.2 may lose too: ...
 //	--- a/solutions/aufgabe5/service.go
@@ -31,6 +32,7 @@ type variant struct {
 	file  string
 	about string   // the Variant: line
 	loses []string // the parts it must lose
+	all   []string // parts it must lose every point of (also in loses)
 	may   []string // parts it may lose too (a timing-dependent second symptom)
 	files []filePatch
 }
@@ -57,7 +59,7 @@ func loadVariant(file string) (*variant, error) {
 			v.about, about = strings.TrimSpace(s), true
 			continue
 		}
-		if about && l != "" && !strings.HasPrefix(l, "Loses:") && !strings.HasPrefix(l, "May lose:") && !strings.HasPrefix(l, "Why") {
+		if about && l != "" && !strings.HasPrefix(l, "Loses") && !strings.HasPrefix(l, "May lose:") && !strings.HasPrefix(l, "Why") {
 			v.about += " " + strings.TrimSpace(l)
 			continue
 		}
@@ -65,13 +67,17 @@ func loadVariant(file string) (*variant, error) {
 		if s, ok := strings.CutPrefix(l, "Loses:"); ok {
 			v.loses = partList(s)
 		}
+		if s, ok := strings.CutPrefix(l, "Loses all:"); ok {
+			v.all = partList(s)
+		}
 		if s, ok := strings.CutPrefix(l, "May lose:"); ok {
 			v.may = partList(s)
 		}
 	}
+	v.loses = append(v.loses, v.all...)
 	for _, id := range append(slices.Clone(v.loses), v.may...) {
 		if !slices.ContainsFunc(conformance.Parts(), func(p conformance.Part) bool { return p.ID == id }) {
-			return nil, fmt.Errorf("variant %s: %q in a Loses or May lose line is no part of the suite", file, id)
+			return nil, fmt.Errorf("variant %s: %q in a Loses, Loses all or May lose line is no part of the suite", file, id)
 		}
 	}
 	if len(v.loses) == 0 {

@@ -28,6 +28,13 @@ func TestVariantPartLines(t *testing.T) {
 	if !slices.Equal(v.loses, []string{"A5.2", "A5.4"}) || !slices.Equal(v.may, []string{"A5.3"}) {
 		t.Errorf("loses %q, may %q; want [A5.2 A5.4] and [A5.3]", v.loses, v.may)
 	}
+	v, err = loadVariant(write("Variant: breaks all of one\npart.\nLoses: A5.6\nLoses all: A5.7\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(v.loses, []string{"A5.6", "A5.7"}) || !slices.Equal(v.all, []string{"A5.7"}) || v.about != "breaks all of one part." {
+		t.Errorf("loses %q, all %q, about %q; want [A5.6 A5.7], [A5.7] and the whole Variant text", v.loses, v.all, v.about)
+	}
 	f := write("Variant: breaks one.\nLoses: A5.9\n")
 	if _, err := loadVariant(f); err == nil || !strings.Contains(err.Error(), `"A5.9"`) || !strings.Contains(err.Error(), f) {
 		t.Errorf("a Loses line naming A5.9: error %v; want one naming the file and the part", err)

@@ -161,6 +161,8 @@ func TestReferenceStubsAndVariants(t *testing.T) {
 					t.Errorf("variant %s (%s) kept every point of %s: the suite does not catch it", name, v.about, p.ID)
 				case !slices.Contains(v.loses, p.ID) && !slices.Contains(v.may, p.ID) && l[p.ID] != "":
 					t.Errorf("variant %s lost points of %s, which it must keep: %s", name, p.ID, l[p.ID])
+				case slices.Contains(v.all, p.ID) && p.Score.Earned != 0:
+					t.Errorf("variant %s (%s) earned %d/%d of %s, which it must lose whole", name, v.about, p.Score.Earned, p.Score.Possible, p.ID)
 				case l[p.ID] != "":
 					t.Logf("variant %s loses %s %d/%d: %s", name, p.ID, p.Score.Earned, p.Score.Possible, l[p.ID])
 				}
