@@ -12,6 +12,6 @@ grade-all: ## grade a folder of hand-ins: make grade-all SUBMISSIONS=dir [OUT=gr
 	$(GO) run ./cmd/mwzk-grade --submissions $(call q,$(SUBMISSIONS)) --out $(call q,$(OUT)) -j $(J) --timeout $(TIMEOUT) \
 		--repeat $(REPEAT) $(if $(PART),--part $(PART)) $(if $(EXTRA),--extra $(call q,$(EXTRA))) $(if $(REF),--ref $(call q,$(REF))) $(if $(NO_SANDBOX),--no-sandbox)
 
-grade-variant: ## grade a known-bad variant of the reference: make grade-variant V=local-clock
+grade-variant: ## grade a known-bad or allowed variant of the reference: make grade-variant V=local-clock
 	@test -n "$(V)" || { echo "make grade-variant: say which: V=$$(ls solutions/variants | sed -n 's/\.diff$$//p' | tr '\n' ' ')"; exit 2; }
 	$(GO) run ./cmd/mwzk-grade --variant solutions/variants/$(V).diff --repeat $(REPEAT) $(if $(PART),--part $(PART)) --json -

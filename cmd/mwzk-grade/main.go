@@ -95,7 +95,7 @@ func newFlags(o *options) *pflag.FlagSet {
 	fs.IntVar(&o.repeat, "repeat", 1, "run the suite N times; a test that fails in any run earns nothing")
 	fs.StringVar(&o.part, "part", "", "grade only this part, e.g. A5.2 (any case)")
 	fs.StringVar(&o.json, "json", "", "write the grade as JSON here (default grade.json, grade-A5.2.json with --part; \"-\" for none)")
-	fs.StringVar(&o.variant, "variant", "", "grade a known-bad variant of the reference: a diff under solutions/variants/")
+	fs.StringVar(&o.variant, "variant", "", "grade a known-bad or allowed variant of the reference: a diff under solutions/variants/")
 	fs.StringVar(&o.extra, "extra", "", "a folder of hidden tests (package conformance, build tag mwzk_extra) graded with the suite")
 	fs.StringVar(&o.replay, "replay", "", "grade again exactly as this grade.json says and tell whether the result matches")
 	fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "time for one run of a submission; with --repeat n a submission gets n times this")

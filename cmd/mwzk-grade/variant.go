@@ -23,6 +23,15 @@ import (
 //	+++ b/solutions/aufgabe5/service.go
 //	@@ ...
 //
+// An allowed variant is the other kind: a correct implementation that
+// differs from the reference in a way the sheet leaves open. Instead of
+// Loses lines it names the parts it must keep every point of:
+//
+//	Variant: the events of one write fire in reverse order
+//	Keeps: A5.6, A5.7
+//
+// It guards against the opposite mistake, a test stricter than the sheet.
+//
 // The grader applies it to the reference's files in memory and grades the
 // result like any submission, in a copy of the tree: the checkout is never
 // changed.
@@ -34,6 +43,7 @@ type variant struct {
 	loses []string // the parts it must lose
 	all   []string // parts it must lose every point of (also in loses)
 	may   []string // parts it may lose too (a timing-dependent second symptom)
+	keeps []string // an allowed variant: the parts it must keep whole
 	files []filePatch
 }
 
@@ -59,7 +69,7 @@ func loadVariant(file string) (*variant, error) {
 			v.about, about = strings.TrimSpace(s), true
 			continue
 		}
-		if about && l != "" && !strings.HasPrefix(l, "Loses") && !strings.HasPrefix(l, "May lose:") && !strings.HasPrefix(l, "Why") {
+		if about && l != "" && !isKindLine(l) {
 			v.about += " " + strings.TrimSpace(l)
 			continue
 		}
@@ -73,15 +83,37 @@ func loadVariant(file string) (*variant, error) {
 		if s, ok := strings.CutPrefix(l, "May lose:"); ok {
 			v.may = partList(s)
 		}
-	}
-	v.loses = append(v.loses, v.all...)
-	for _, id := range append(slices.Clone(v.loses), v.may...) {
-		if !slices.ContainsFunc(conformance.Parts(), func(p conformance.Part) bool { return p.ID == id }) {
-			return nil, fmt.Errorf("variant %s: %q in a Loses, Loses all or May lose line is no part of the suite", file, id)
+		if s, ok := strings.CutPrefix(l, "Keeps:"); ok {
+			v.keeps = partList(s)
 		}
 	}
-	if len(v.loses) == 0 {
-		return nil, fmt.Errorf("variant %s: no \"Loses: A5.x\" line before the diff", file)
+	v.loses = append(v.loses, v.all...)
+	return v, v.check()
+}
+
+// isKindLine says whether a preamble line ends the Variant: paragraph.
+func isKindLine(l string) bool {
+	for _, p := range []string{"Loses", "May lose:", "Why", "Keeps:"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
 	}
-	return v, nil
+	return false
+}
+
+// check refuses a variant whose preamble names no part, a part the suite
+// does not have, or both kinds at once.
+func (v *variant) check() error {
+	for _, id := range slices.Concat(v.loses, v.may, v.keeps) {
+		if !slices.ContainsFunc(conformance.Parts(), func(p conformance.Part) bool { return p.ID == id }) {
+			return fmt.Errorf("variant %s: %q in a Loses, Loses all, May lose or Keeps line is no part of the suite", v.file, id)
+		}
+	}
+	switch {
+	case len(v.keeps) > 0 && len(v.loses)+len(v.may) > 0:
+		return fmt.Errorf("variant %s: a Keeps line beside Loses or May lose: a variant is either known-bad or allowed", v.file)
+	case len(v.keeps) == 0 && len(v.loses) == 0:
+		return fmt.Errorf("variant %s: no \"Loses: A5.x\" (known-bad) or \"Keeps: A5.x\" (allowed) line before the diff", v.file)
+	}
+	return nil
 }

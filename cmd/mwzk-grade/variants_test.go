@@ -92,9 +92,9 @@ func needGo(t *testing.T) {
 
 // TestReferenceStubsAndVariants proves the suite can fail, and fails the
 // right way: the reference earns every point, the untouched stubs none
-// (quickly), and each known-bad variant loses the parts its file names
-// and keeps full points in every other. The gradings run variantJobs at a
-// time.
+// (quickly), each known-bad variant loses the parts its file names and
+// keeps full points in every other, and each allowed variant keeps every
+// point of the parts it names. The gradings run variantJobs at a time.
 func TestReferenceStubsAndVariants(t *testing.T) {
 	needGo(t)
 	// Every grading runs variantJobs at a time (the suite mostly waits on
@@ -153,6 +153,10 @@ func TestReferenceStubsAndVariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if len(v.keeps) > 0 {
+				checkAllowed(t, name, v, ports)
+				return
+			}
 			rep := gradeOrFail(t, options{impl: "solution", variant: abs, ports: ports})
 			l := lost(rep)
 			for _, p := range rep.Parts {
@@ -169,6 +173,25 @@ func TestReferenceStubsAndVariants(t *testing.T) {
 				checkPictures(t, name, p)
 			}
 		})
+	}
+}
+
+// checkAllowed grades an allowed variant on each part it must keep, one
+// part at a time (the other parts are the reference's, graded already):
+// any point lost there is a test stricter than the sheet.
+func checkAllowed(t *testing.T, name string, v *variant, ports string) {
+	t.Helper()
+	for _, id := range v.keeps {
+		rep := gradeOrFail(t, options{impl: "solution", variant: v.file, ports: ports, part: id})
+		i := slices.IndexFunc(rep.Parts, func(p PartGrade) bool { return p.ID == id })
+		switch {
+		case i < 0:
+			t.Errorf("allowed variant %s: the grade of part %s has no %s", name, id, id)
+		case rep.Parts[i].Score.Earned != rep.Parts[i].Score.Possible:
+			p := rep.Parts[i]
+			t.Errorf("allowed variant %s (%s) earned %d/%d of %s, which it must keep whole: %s",
+				name, v.about, p.Score.Earned, p.Score.Possible, id, lost(rep)[id])
+		}
 	}
 }
 
