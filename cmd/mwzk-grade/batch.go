@@ -279,6 +279,10 @@ func gradeItem(ctx context.Context, root string, o options, it *batchItem) (*Rep
 	switch {
 	case err != nil: // unreadable or unsafe: nothing of it is graded
 		rep = refusedReport(root, o, it, err)
+		// The pictures there were the last hand-in's; a refusal has none.
+		if rerr := os.RemoveAll(filepath.Join(dir, "pictures")); rerr != nil {
+			rep.Problems = append(rep.Problems, "removing the last grading's pictures: "+rerr.Error())
+		}
 	default:
 		sub.Name = it.name
 		o = o.forHandIn(it.path, ref)

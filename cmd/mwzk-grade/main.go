@@ -286,6 +286,13 @@ func refuseOne(root string, o options, err error, stdout io.Writer) error {
 		return errors.Join(refusal, werr)
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", file)
+	// The pictures beside the grade file were the last grading's; a
+	// refused hand-in has none.
+	if dir, _, perr := picturesDir(file); perr == nil {
+		if rerr := os.RemoveAll(dir); rerr != nil {
+			return errors.Join(refusal, fmt.Errorf("pictures folder %s: %w", dir, rerr))
+		}
+	}
 	return refusal
 }
 

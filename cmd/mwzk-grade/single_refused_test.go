@@ -26,6 +26,14 @@ func TestSingleUnreadableHandInReplacesTheGradeFile(t *testing.T) {
 	if err := writeJSON(stale, file); err != nil {
 		t.Fatal(err)
 	}
+	// alice's page of a history that was not linearizable, beside her grade.
+	page := filepath.Join(dir, "grade-A5.2-pictures", "run1", "history.html")
+	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, []byte("<html>alice</html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	err := mainErr(context.Background(), []string{"--submission", notes, "--part", "A5.2", "--json", file}, io.Discard)
 	if err == nil {
 		t.Fatal("notes.txt was graded, not refused")
@@ -36,5 +44,33 @@ func TestSingleUnreadableHandInReplacesTheGradeFile(t *testing.T) {
 	}
 	if rep.Submission != "notes.txt" || rep.Status != "refused" {
 		t.Errorf("%s after refusing notes.txt holds %s's %q grade, want notes.txt's refusal", file, rep.Submission, rep.Status)
+	}
+	// A refused hand-in has no pictures: the folder beside its grade must
+	// not show the last hand-in's as if they were its own.
+	if _, err := os.Stat(page); err == nil {
+		t.Errorf("%s, the last grading's picture, is still beside notes.txt's refusal", page)
+	}
+}
+
+// TestRefusedClassHandInLeavesNoOldPictures: in a class's grading, a
+// hand-in graded before (with pages of its failing histories) and
+// replaced by a file that is refused kept OUT/<name>/pictures, the old
+// code's pages beside the new refusal.
+func TestRefusedClassHandInLeavesNoOldPictures(t *testing.T) {
+	root, o, _ := brokenHandIn(t, map[string]string{"hand-ins/anna.txt": "not a hand-in\n"})
+	it := &batchItem{name: "anna", path: filepath.Join(root, "hand-ins", "anna.txt")}
+	page := filepath.Join(o.out, "anna", "pictures", "history.html")
+	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, []byte("<html>anna's last hand-in</html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, _ := gradeItem(context.Background(), root, o, it)
+	if rep == nil || rep.Status != "refused" {
+		t.Fatalf("anna.txt: %+v; want a refused report", rep)
+	}
+	if _, err := os.Stat(page); err == nil {
+		t.Errorf("%s, the last hand-in's picture, is still beside anna.txt's refusal", page)
 	}
 }
