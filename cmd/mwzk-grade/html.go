@@ -39,16 +39,15 @@ code{background:#f0f0f0;padding:0 .2em}
 <h1>Grade of {{.Submission}}</h1>
 <p><span class="status {{.Status}}">{{.Status}}</span>
 &nbsp;{{if .ShowsRequired}} required parts <b>{{.Required.Earned}} / {{.Required.Possible}}</b>{{end}}{{if and .ShowsRequired .ShowsBonus}},{{end}}{{if .ShowsBonus}} bonus <b>{{.Bonus.Earned}} / {{.Bonus.Possible}}</b>{{end}}</p>
-{{if .Notes}}<h2>{{notesHeading}}</h2><pre>{{range .Notes}}{{.}}
-{{end}}</pre>{{end}}
 {{if .Compile}}<h2>Does not compile</h2><p>No test was run. The compiler says:</p><pre>{{range .Compile}}{{.}}
 {{end}}</pre>{{end}}
 {{if eq .Status "refused"}}<h2>Refused</h2><p>Nothing was run:</p><pre>{{range .Problems}}{{.}}
-{{end}}</pre>{{else}}
+{{end}}</pre>{{template "notes" .}}{{else}}
 <table><tr><th>part</th><th>points</th><th></th><th>title</th></tr>
 {{range .Parts}}<tr><td>{{.ID}}</td><td>{{.Score.Earned}} / {{.Score.Possible}}</td>
 <td><span class="bar"><i style="width:{{pct .Score}}%"></i></span></td><td>{{.Title}}</td></tr>
 {{end}}</table>
+{{template "notes" .}}
 {{if .NeverStarted}}<p>No test ran{{if not .Compile}} (the problems below say why){{end}}.</p>{{else}}
 {{$rep := .}}{{range $p := .Parts}}{{range .Tests}}{{if ne .Status "pass"}}
 <div class="test {{.Status}}"><b>{{$p.ID}}/{{.Name}}</b> ({{.Points}} points{{if .Extra}}, hidden test{{end}}): {{.Status}}{{if gt .Runs 1}}, passed {{.Passes}} of {{.Runs}} runs{{end}}
@@ -63,7 +62,8 @@ code{background:#f0f0f0;padding:0 .2em}
 <p class="meta">Graded files in <code>{{.GradedDir}}</code>: {{range .Files}}<code>{{.}}</code> {{end}}<br>
 sha256 {{.SHA256}} · grader {{.Grader}} · {{.GoVersion}} · started {{.Date}} · {{.Seconds}} s · {{.Repeat}} run(s)</p>
 </body></html>
-`))
+{{define "notes"}}{{if .Notes}}<h2>{{notesHeading}}</h2><pre>{{range .Notes}}{{.}}
+{{end}}</pre>{{end}}{{end}}`))
 
 // replayHint is the command that replays one failing test with the seed
 // of the run whose failure the report shows (with --repeat an earlier run
