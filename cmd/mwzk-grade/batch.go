@@ -453,7 +453,7 @@ func reportNote(r *Report) string {
 		}
 	case "graded":
 		if n = crashNote(r); n == "" {
-			n = stubsNote(r)
+			n = copyNote(r)
 		}
 	}
 	if r := []rune(n); len(r) > 200 {

@@ -95,8 +95,8 @@ func gradeSubmission(ctx context.Context, root string, o options, sub *submissio
 		Grader: graderVersion(root), GoVersion: goVersion(), Date: start.UTC().Format(time.RFC3339)}
 	if sub.Origin == "" {
 		rep.Impl = o.impl
-	} else if sameAsStubs(root, sub.Files) {
-		rep.Notes = append(rep.Notes, stubsUnchanged)
+	} else {
+		rep.Notes = append(rep.Notes, copyNotes(root, sub.Files)...)
 	}
 	for n := range sub.Files {
 		rep.Files = append(rep.Files, n)

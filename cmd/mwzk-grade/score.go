@@ -51,7 +51,7 @@ type Report struct {
 	Problems []string    `json:"problems,omitempty"` // output outside any test, result channel problems
 	// Notes are about what was handed in, not about a run (the unchanged
 	// stubs): reports give them a heading of their own. Older grade.json
-	// files had them among the problems (stubsNote still reads them there).
+	// files had them among the problems (copyNote still reads them there).
 	Notes []string `json:"notes,omitempty"`
 }
 

@@ -14,11 +14,28 @@ import (
 // an instructor should see that in the gradebook's note, not guess it.
 const stubsUnchanged = "the graded files are the stubs of " + gradedDir + ", unchanged: was the right folder or commit handed in?"
 
+// referenceCopy is the note of a hand-in whose graded files are the
+// reference solution's byte for byte. Its full points are real, but an
+// instructor should know the code came from the instructors' tree (a
+// leaked copy, or the instructor's own test hand-in), not from a student.
+const referenceCopy = "the graded files are the reference solution's (" + refFolder + "), byte for byte: from the instructors' tree?"
+
+// refFolder is where the reference lives in the instructors' checkout; the
+// students' handout has no such folder.
+const refFolder = "solutions/aufgabe5/"
+
 // sameAsStubs says whether files (the graded folder's non-test Go files of
 // a hand-in) are exactly the non-test Go files of the grader's own
 // assignments/aufgabe5, which in a course's checkout are the stubs.
 func sameAsStubs(root string, files map[string][]byte) bool {
-	names, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(gradedDir), "*.go"))
+	return sameAsFolder(root, gradedDir, files)
+}
+
+// sameAsFolder says whether files are exactly the non-test Go files of the
+// checkout's folder dir (slash-separated, from the root); false where the
+// folder has none.
+func sameAsFolder(root, dir string, files map[string][]byte) bool {
+	names, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(dir), "*.go"))
 	if err != nil {
 		return false
 	}
@@ -39,12 +56,28 @@ func sameAsStubs(root string, files map[string][]byte) bool {
 	return true
 }
 
-// stubsNote is the gradebook's note of a graded hand-in of the unchanged
-// stubs, "" for any other. A grade.json of an older grader (a batch's
-// gradebook is written from the grades on record) has it among the problems.
-func stubsNote(r *Report) string {
-	if slices.Contains(r.Notes, stubsUnchanged) || slices.Contains(r.Problems, stubsUnchanged) {
+// copyNote is the gradebook's note of a graded hand-in of the unchanged
+// stubs or of the reference, "" for any other. A grade.json of an older
+// grader (a batch's gradebook is written from the grades on record) has
+// the stubs' note among the problems.
+func copyNote(r *Report) string {
+	switch {
+	case slices.Contains(r.Notes, stubsUnchanged) || slices.Contains(r.Problems, stubsUnchanged):
 		return stubsUnchanged
+	case slices.Contains(r.Notes, referenceCopy):
+		return referenceCopy
 	}
 	return ""
+}
+
+// copyNotes are a hand-in's notes on being a copy of the checkout's stubs
+// or of its reference.
+func copyNotes(root string, files map[string][]byte) []string {
+	switch {
+	case sameAsStubs(root, files):
+		return []string{stubsUnchanged}
+	case sameAsFolder(root, refFolder, files):
+		return []string{referenceCopy}
+	}
+	return nil
 }
