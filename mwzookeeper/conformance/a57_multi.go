@@ -10,7 +10,7 @@ import (
 
 // A5.7 (optional): multi, on three replicas.
 var multiTests = []test{
-	{"A5.7", "MultiResults", 2, "a multi of check, create, delete and setData applies every op and reports each op's result", testMultiResults},
+	{"A5.7", "MultiResults", 2, "a multi of check, create, delete and setData applies every op and reports each op's result (a sequential create's the name it made)", testMultiResults},
 	{"A5.7", "AllOrNothing", 2, "a multi with a failing op (a check's version included) changes nothing on any replica and reports the error shape of mwzookeeper.OpResult", testAllOrNothing},
 	{"A5.7", "MultiWatches", 1, "a failed multi fires no watch, a successful one what its ops fire as single writes (checked only where single writes fire watches)", testMultiWatches},
 }
@@ -54,6 +54,28 @@ func testMultiResults(c *T) {
 	}
 	if _, found := tree["/m1/c"]; found {
 		c.failf("exists /m1/c after the multi (it created and deleted it)", "error NoNode", "the node")
+	}
+	x.multiSequentialName(s)
+}
+
+// multiSequentialName: a sequential create in a multi reports the name of
+// the node it made, as a single create does (clients take it for the
+// node's name). Whatever the suffix: the check holds without A5.5's
+// numbering, so a fault there is not charged here again.
+func (x *ens) multiSequentialName(s int64) {
+	x.c.Helper()
+	req := reqMulti(s, opCreate("/m2", ""), mwzookeeper.Op{Op: mwzookeeper.OpCreate, Path: "/m2/n-", Mode: seq})
+	r := x.ok(2, req, "success")
+	tree := x.sameEverywhere("the trees of the three replicas after the multi with a sequential create")
+	var made []string
+	for p := range tree {
+		if strings.HasPrefix(p, "/m2/") {
+			made = append(made, p)
+		}
+	}
+	if len(made) != 1 || len(r.Results) != 2 || r.Results[1].Path != made[0] {
+		x.c.failf(on(req, 2), fmt.Sprintf("results [create: \"/m2\", create: the name of the node it made under /m2, %q]", made),
+			describe(req, r))
 	}
 }
 
