@@ -32,7 +32,7 @@ func (s *Service) readNode(req *mwzookeeper.Request, r *mwzookeeper.Response) er
 	// getData a copy of its data, for getChildren its children sorted.
 	// TODO(A5.6): leave the watch asked for (req.Watch) while reading: a
 	// data watch for exists and getData (exists also on a missing node),
-	// a child watch for getChildren.
+	// a child watch for getChildren and getChildren2.
 	return fmt.Errorf("%w: TODO(A5.1) in reads.go: Service.readNode: %s %q", mwzookeeper.ErrUnimplemented, req.Op, req.Path)
 }
 

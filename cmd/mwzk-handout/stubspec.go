@@ -351,7 +351,7 @@ var stubBodies = map[string]string{
 	// getData a copy of its data, for getChildren its children sorted.
 	// TODO(A5.6): leave the watch asked for (req.Watch) while reading: a
 	// data watch for exists and getData (exists also on a missing node),
-	// a child watch for getChildren.
+	// a child watch for getChildren and getChildren2.
 	return fmt.Errorf("%w: %s %q (TODO A5.1)", mwzookeeper.ErrUnimplemented, req.Op, req.Path)`,
 
 	// sessions.go

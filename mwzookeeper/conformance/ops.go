@@ -27,6 +27,12 @@ func reqChildren(s int64, path string) *mwzookeeper.Request {
 	return &mwzookeeper.Request{Op: mwzookeeper.OpGetChildren, Session: s, Path: path}
 }
 
+// reqChildren2 is getChildren with the node's stat, which clients send
+// more often than getChildren (go-zookeeper's ChildrenW, zkCli's ls -w).
+func reqChildren2(s int64, path string) *mwzookeeper.Request {
+	return &mwzookeeper.Request{Op: mwzookeeper.OpGetChildren2, Session: s, Path: path}
+}
+
 func reqSet(s int64, path, data string, version int32) *mwzookeeper.Request {
 	return &mwzookeeper.Request{Op: mwzookeeper.OpSetData, Session: s, Path: path, Data: []byte(data), Version: version}
 }
