@@ -90,7 +90,8 @@ func (s *Service) fire(evs []mwzookeeper.WatchEvent) {
 
 // applyOp applies one tree operation; on error nothing changed (A5.1, A5.7).
 func (s *Service) applyOp(c *applyCtx, o *mwzookeeper.Op) (string, mwzookeeper.MWStat, error) {
-	// TODO(A5.1): one tree operation: create, delete or setData.
+	// TODO(A5.1): one tree operation: create (create2 too: the same
+	// create, whose reply also carries the stat), delete or setData.
 	// TODO(A5.7): check (a multi's version check: existing).
 	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: TODO(A5.1) in apply.go: Service.applyOp: %s", mwzookeeper.ErrUnimplemented, o.Op)
 }

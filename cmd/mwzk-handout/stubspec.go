@@ -226,7 +226,8 @@ var stubBodies = map[string]string{
 	// TODO(A5.6): send each event to the sessions that watch it on this
 	// replica (s.watches.Fire).`,
 	"Service.applyOp": `
-	// TODO(A5.1): one tree operation: create, delete or setData.
+	// TODO(A5.1): one tree operation: create (create2 too: the same
+	// create, whose reply also carries the stat), delete or setData.
 	// TODO(A5.7): check (a multi's version check: existing).
 	return "", mwzookeeper.MWStat{}, fmt.Errorf("%w: %s (TODO A5.1)", mwzookeeper.ErrUnimplemented, o.Op)`,
 	"Service.create": `

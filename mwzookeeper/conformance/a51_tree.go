@@ -56,6 +56,10 @@ func treeScript(s int64) []step {
 		{reqExists(s, "/a"), wantErr(wantNoNode)},
 		{reqCreate(s, "/a", "again", pers), wantName("/a")},
 		{reqGet(s, "/a"), wantData("again", 0)},
+		// create2 is create answering the new node's stat (kazoo's create
+		// with include_data, the Java client's create with a Stat).
+		{&mwzookeeper.Request{Op: mwzookeeper.OpCreate2, Session: s, Path: "/a/d", Data: []byte("new")}, both(wantName("/a/d"), wantNewStat(3))},
+		{reqGet(s, "/a/d"), wantData("new", 0)},
 	}
 }
 

@@ -53,6 +53,10 @@ func zkDo(conn *zk.Conn, req *mwzookeeper.Request) *mwzookeeper.Response {
 	switch req.Op {
 	case mwzookeeper.OpCreate:
 		r.Path, err = conn.Create(req.Path, req.Data, int32(req.Mode), zk.WorldACL(zk.PermAll))
+	case mwzookeeper.OpCreate2: // go-zookeeper has no create2: create, then the stat
+		if r.Path, err = conn.Create(req.Path, req.Data, int32(req.Mode), zk.WorldACL(zk.PermAll)); err == nil {
+			_, st, err = conn.Exists(r.Path)
+		}
 	case mwzookeeper.OpGetData:
 		r.Data, st, err = conn.Get(req.Path)
 	case mwzookeeper.OpExists:

@@ -68,6 +68,15 @@ func wantVersion(v int32) check {
 	}
 }
 
+// wantNewStat expects the stat of a node just created with n bytes of
+// data: made and last changed by the same write, version 0.
+func wantNewStat(n int32) check {
+	return func(r *mwzookeeper.Response) (string, bool) {
+		return fmt.Sprintf("the new node's stat (czxid = mzxid > 0, version 0, dataLength %d)", n),
+			r.Err == nil && r.Stat.Czxid > 0 && r.Stat.Mzxid == r.Stat.Czxid && r.Stat.Version == 0 && r.Stat.DataLength == n
+	}
+}
+
 // wantChildren expects exactly these children, sorted. The node
 // /zookeeper that ZooKeeper keeps under "/" is ignored.
 func wantChildren(names ...string) check {
