@@ -56,6 +56,22 @@ type Config struct {
 	Now func() time.Time
 
 	logFile *onceCloser // the log output ConfigFromProperties opened; nil if none
+	// from is the file ConfigFromProperties read (nil for a Config built
+	// in code): Startup's errors about a key's value (an unusable
+	// trace.file) name its file and line as the reader's errors do.
+	from *properties.Properties
+}
+
+// keyErr is an error about key's value that shows only when the peer
+// starts (a trace file that cannot be created): a *properties.Error
+// wrapping ErrConfig, naming the file and line when the Config came from
+// one, so that a caller tells a wrong file (mwzk-server exits 2) from a
+// failure outside it (exit 1), as it does for the reader's errors.
+func (c *Config) keyErr(key, format string, args ...any) error {
+	if c.from != nil {
+		return c.from.Errorf(key, ErrConfig, format, args...)
+	}
+	return &properties.Error{Key: key, Msg: fmt.Sprintf(format, args...), Err: ErrConfig}
 }
 
 // Close closes the log output ConfigFromProperties opened, for a Config
@@ -103,7 +119,7 @@ const (
 // opened here): a peer built from it closes it in Shutdown; call
 // Config.Close for a Config never used.
 func ConfigFromProperties(p *properties.Properties, single bool) (Config, error) {
-	c := Config{}
+	c := Config{from: p}
 	if err := CheckKeys(p); err != nil {
 		return c, err
 	}
