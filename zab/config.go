@@ -239,13 +239,18 @@ func (c *Config) checkPeers(p *properties.Properties) error {
 // TickTime reads tickTime (DefaultTickTime when unset), refusing one below
 // MinTickTime; the server reads it so too, before the session timeouts it
 // derives from it, so that a bad tickTime is named as itself.
+//
+// A whole number below the bound, a negative one included, is told the
+// bound itself: Millis alone said ">= 0" to tickTime=-1, a bound that 0
+// to 9 then failed too.
 func TickTime(p *properties.Properties) (time.Duration, error) {
+	if n, err := p.Int64("tickTime", int64(DefaultTickTime/time.Millisecond)); err == nil && n < int64(MinTickTime/time.Millisecond) {
+		return 0, p.Errorf("tickTime", ErrConfig, "must be at least %d ms, got %d: peers resend after 2 ticks and give up after syncLimit, faster than a disk can sync",
+			MinTickTime/time.Millisecond, n)
+	}
 	t, err := p.Millis("tickTime", DefaultTickTime)
 	if err != nil {
 		return 0, err // properties.ErrValue, naming file, line and key
-	}
-	if t < MinTickTime {
-		return 0, p.Errorf("tickTime", ErrConfig, "must be at least %d ms: peers resend after 2 ticks and give up after syncLimit, faster than a disk can sync", MinTickTime/time.Millisecond)
 	}
 	return t, nil
 }
