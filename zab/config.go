@@ -112,7 +112,9 @@ const (
 // ConfigFromProperties reads a peer's configuration. Every bad key or value
 // is an error naming the key, the file and the line, as is a key that
 // differs from a known one only in case; an unknown key is logged as a
-// warning naming file and line (see KnownKeys). single says the peer runs
+// warning naming file and line (see KnownKeys), and so is a key the file
+// defines more than once (the last definition wins, as in Java; see
+// properties.Redefined). single says the peer runs
 // alone: then myid defaults to 1 and peer<i> keys are not needed.
 //
 // The Config carries the log output the logging keys name (a file is
@@ -153,6 +155,9 @@ func ConfigFromProperties(p *properties.Properties, single bool) (Config, error)
 		c.logFile = &onceCloser{c: closer}
 	}
 	for _, w := range UnknownKeys(p) {
+		lg.Warn(w)
+	}
+	for _, w := range p.Redefined() { // the last definition wins: say which were ignored
 		lg.Warn(w)
 	}
 	return c, nil
