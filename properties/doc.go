@@ -25,7 +25,8 @@
 //     pair written as two escapes is one character), and a backslash before
 //     any other character stands for that character (\= \: \# \  \\ \z).
 //   - \n, \r\n and a lone \r all end lines; the last line needs none.
-//   - The last definition of a key wins.
+//   - The last definition of a key wins (Redefined lists the keys
+//     defined more than once, for a warning).
 //   - A byte order mark is not skipped: it becomes part of the first key.
 //
 // Java rejects one thing, a malformed \uxxxx escape ("Malformed \uxxxx

@@ -6,7 +6,10 @@ import (
 	"io"
 	"maps"
 	"os"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 // Properties is a set of key/value pairs read from a properties file or
@@ -18,6 +21,7 @@ import (
 type Properties struct {
 	file    string // as given to LoadFile; "" when loaded from a reader
 	entries map[string]entry
+	earlier map[string][]int // key → lines of the definitions the last one overrode
 }
 
 type entry struct {
@@ -62,7 +66,39 @@ func (p *Properties) Clone() *Properties {
 	if p == nil {
 		return nil
 	}
-	return &Properties{file: p.file, entries: maps.Clone(p.entries)}
+	earlier := make(map[string][]int, len(p.earlier))
+	for k, lines := range p.earlier {
+		earlier[k] = slices.Clone(lines)
+	}
+	return &Properties{file: p.file, entries: maps.Clone(p.entries), earlier: earlier}
+}
+
+// Redefined describes every key the file defines more than once, sorted
+// by key, for a warning: the last definition wins, as in Java, and an
+// operator who edits an earlier one would otherwise see no effect and no
+// reason. Each names the file, the key and the line of the definition in
+// force (as an *Error would), and the lines of the ignored ones. Set does
+// not count: only the file's own definitions do.
+func (p *Properties) Redefined() []string {
+	if p == nil {
+		return nil
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(p.earlier)) {
+		lines := p.earlier[k]
+		nums := make([]string, len(lines))
+		for i, l := range lines {
+			nums[i] = strconv.Itoa(l)
+		}
+		which := "line " + nums[0] + "'s definition is"
+		if n := len(nums); n > 1 {
+			which = "lines " + strings.Join(nums[:n-1], ", ") + " and " + nums[n-1] + "'s definitions are"
+		}
+		e := &Error{File: p.file, Line: p.Line(k), Key: k,
+			Msg: "defined again; " + which + " ignored (the last one wins, as in Java)"}
+		out = append(out, e.Error())
+	}
+	return out
 }
 
 // Set defines key, replacing an earlier definition. Its line is 0: it does

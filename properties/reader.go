@@ -311,6 +311,12 @@ func parse(data []byte, file string) (*Properties, error) {
 			return nil, &Error{File: file, Line: lr.start, Key: key, Err: ErrSyntax,
 				Msg: fmt.Sprintf("malformed \\uxxxx encoding %q in value", excerpt(rawValue, bad))}
 		}
+		if old, ok := p.entries[key]; ok {
+			if p.earlier == nil {
+				p.earlier = make(map[string][]int)
+			}
+			p.earlier[key] = append(p.earlier[key], old.line)
+		}
 		p.entries[key] = entry{value: value, line: lr.start}
 	}
 	return p, nil

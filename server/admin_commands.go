@@ -180,11 +180,19 @@ func (s *Server) adminLeader() map[string]any {
 	return map[string]any{"is_leader": f.Leader == s.ID(), "leader_id": f.Leader, "leader_ip": ip}
 }
 
-func hostOf(addr string) string {
-	if i := strings.LastIndex(addr, ":"); i > 0 {
-		return addr[:i]
+// hostOf is the host of a peer<i> value (host:port[:observer|:participant])
+// as ZooKeeper's leader_ip shows it: bare, an IPv6 address without its
+// brackets. Cutting at the last colon kept "[::1]" and, with a role
+// suffix, the port.
+func hostOf(value string) string {
+	v := strings.TrimSpace(value)
+	for _, role := range []string{":observer", ":participant"} {
+		v = strings.TrimSuffix(v, role)
 	}
-	return addr
+	if host, _, err := net.SplitHostPort(v); err == nil {
+		return host
+	}
+	return v
 }
 
 // adminVotingView lists each peer's Zab address as its peer<i> key gives

@@ -152,3 +152,36 @@ func TestFollowerWithPendingRequestsSeesLookingPromptly(t *testing.T) {
 		t.Fatalf("the proposal in flight was delivered %d times", n)
 	}
 }
+
+// TestRedefinedKeyIsWarnedWithFileAndLines: a key given twice takes the
+// last value (as Java's Properties); the peer said nothing, so an operator
+// who edited the first of two tickTime lines saw no effect and no reason.
+// The peer's log names the file, the key and both lines.
+func TestRedefinedKeyIsWarnedWithFileAndLines(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "peer.properties")
+	logFile := filepath.Join(dir, "peer.log")
+	text := "dataLogDir=d\ntickTime=100\nlog.file=" + logFile + "\ntickTime=200\n"
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := properties.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ConfigFromProperties(p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Close()
+	if cfg.TickTime != 200*time.Millisecond {
+		t.Errorf("tickTime %v; want the last definition, 200ms", cfg.TickTime)
+	}
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `peer.properties:4: key \"tickTime\": defined again; line 2's`) || !strings.Contains(string(b), "level=warning") {
+		t.Fatalf("no warning naming tickTime at peer.properties:4 and line 2 in the log:\n%s", b)
+	}
+}

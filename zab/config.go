@@ -56,6 +56,22 @@ type Config struct {
 	Now func() time.Time
 
 	logFile *onceCloser // the log output ConfigFromProperties opened; nil if none
+	// from is the file ConfigFromProperties read (nil for a Config built
+	// in code): Startup's errors about a key's value (an unusable
+	// trace.file) name its file and line as the reader's errors do.
+	from *properties.Properties
+}
+
+// keyErr is an error about key's value that shows only when the peer
+// starts (a trace file that cannot be created): a *properties.Error
+// wrapping ErrConfig, naming the file and line when the Config came from
+// one, so that a caller tells a wrong file (mwzk-server exits 2) from a
+// failure outside it (exit 1), as it does for the reader's errors.
+func (c *Config) keyErr(key, format string, args ...any) error {
+	if c.from != nil {
+		return c.from.Errorf(key, ErrConfig, format, args...)
+	}
+	return &properties.Error{Key: key, Msg: fmt.Sprintf(format, args...), Err: ErrConfig}
 }
 
 // Close closes the log output ConfigFromProperties opened, for a Config
@@ -96,14 +112,16 @@ const (
 // ConfigFromProperties reads a peer's configuration. Every bad key or value
 // is an error naming the key, the file and the line, as is a key that
 // differs from a known one only in case; an unknown key is logged as a
-// warning naming file and line (see KnownKeys). single says the peer runs
+// warning naming file and line (see KnownKeys), and so is a key the file
+// defines more than once (the last definition wins, as in Java; see
+// properties.Redefined). single says the peer runs
 // alone: then myid defaults to 1 and peer<i> keys are not needed.
 //
 // The Config carries the log output the logging keys name (a file is
 // opened here): a peer built from it closes it in Shutdown; call
 // Config.Close for a Config never used.
 func ConfigFromProperties(p *properties.Properties, single bool) (Config, error) {
-	c := Config{}
+	c := Config{from: p}
 	if err := CheckKeys(p); err != nil {
 		return c, err
 	}
@@ -137,6 +155,9 @@ func ConfigFromProperties(p *properties.Properties, single bool) (Config, error)
 		c.logFile = &onceCloser{c: closer}
 	}
 	for _, w := range UnknownKeys(p) {
+		lg.Warn(w)
+	}
+	for _, w := range p.Redefined() { // the last definition wins: say which were ignored
 		lg.Warn(w)
 	}
 	return c, nil
@@ -223,13 +244,18 @@ func (c *Config) checkPeers(p *properties.Properties) error {
 // TickTime reads tickTime (DefaultTickTime when unset), refusing one below
 // MinTickTime; the server reads it so too, before the session timeouts it
 // derives from it, so that a bad tickTime is named as itself.
+//
+// A whole number below the bound, a negative one included, is told the
+// bound itself: Millis alone said ">= 0" to tickTime=-1, a bound that 0
+// to 9 then failed too.
 func TickTime(p *properties.Properties) (time.Duration, error) {
+	if n, err := p.Int64("tickTime", int64(DefaultTickTime/time.Millisecond)); err == nil && n < int64(MinTickTime/time.Millisecond) {
+		return 0, p.Errorf("tickTime", ErrConfig, "must be at least %d ms, got %d: peers resend after 2 ticks and give up after syncLimit, faster than a disk can sync",
+			MinTickTime/time.Millisecond, n)
+	}
 	t, err := p.Millis("tickTime", DefaultTickTime)
 	if err != nil {
 		return 0, err // properties.ErrValue, naming file, line and key
-	}
-	if t < MinTickTime {
-		return 0, p.Errorf("tickTime", ErrConfig, "must be at least %d ms: peers resend after 2 ticks and give up after syncLimit, faster than a disk can sync", MinTickTime/time.Millisecond)
 	}
 	return t, nil
 }

@@ -101,11 +101,18 @@ func newIncarnation() uint64 {
 // the peer's goroutine. After an error it may be called again, not after
 // Shutdown (a new Zab starts again). SetState runs on the caller's goroutine; a Propose
 // or Sync it makes fails with ErrNotStarted.
+//
+// A peer that stopped by itself is still started until Shutdown: Startup
+// then names why it stopped and the way out, not "called twice", which
+// an application restarting a failed peer had not done.
 func (n *node) Startup() error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	switch n.state.Load() {
 	case running:
+		if err := n.stoppedItself(); err != nil {
+			return err
+		}
 		return fmt.Errorf("%w: Startup called twice", ErrConfig)
 	case closed: // Shutdown closed the log output and the storage for good
 		return fmt.Errorf("%w: Startup after Shutdown: make a new Zab (SingleZab or MultiZab) to start again", ErrConfig)
@@ -122,6 +129,25 @@ func (n *node) Startup() error {
 	n.state.Store(running)
 	go n.run()
 	return nil
+}
+
+// stoppedItself is the error for Startup on a running peer whose
+// goroutine has ended by itself (a storage or SetState failure), or nil
+// while it runs. Its storage and transport stay open until Shutdown, which
+// returns the failure; Startup after Shutdown is refused, so a new Zab
+// is the only restart.
+func (n *node) stoppedItself() error {
+	select {
+	case <-n.done:
+	default:
+		return nil
+	}
+	why := n.failure // set before done closed
+	if why == nil {
+		why = errors.New("its transport closed")
+	}
+	return fmt.Errorf("%w: Startup on a peer that stopped by itself (%w): call Shutdown, then make a new Zab (SingleZab or MultiZab) to start again",
+		ErrClosed, why)
 }
 
 // openStore opens a peer's storage; a test wraps it to slow a part down.

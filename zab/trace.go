@@ -56,7 +56,7 @@ func openTracer(cfg *Config, inc uint64, st core.Restored) (*tracer, error) {
 	}
 	w, err := trace.Create(cfg.TraceFile, cfg.TraceMaxBytes)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, KeyTraceFile, err)
+		return nil, cfg.keyErr(KeyTraceFile, "cannot open the trace file: %v", err)
 	}
 	t := &tracer{w: w, peer: cfg.ID, inc: inc, links: map[uint64]uint64{}}
 	last := st.Snapshot.Zxid
