@@ -102,11 +102,14 @@ func (p *Properties) Redefined() []string {
 }
 
 // Set defines key, replacing an earlier definition. Its line is 0: it does
-// not come from the file.
+// not come from the file. It replaces all of the file's definitions, so
+// none of them is a redefinition for Redefined to report (it would name
+// the file's last one as in force, at line 0).
 func (p *Properties) Set(key, value string) {
 	if p.entries == nil {
 		p.entries = make(map[string]entry)
 	}
+	delete(p.earlier, key)
 	p.entries[key] = entry{value: value}
 }
 

@@ -39,3 +39,21 @@ func TestRedefinedKeysAreReported(t *testing.T) {
 		t.Errorf("Redefined() of a file without repeats = %q; want none", got)
 	}
 }
+
+// TestSetKeyIsNoLongerRedefined: a program that overrides a key the file
+// defines twice (mwzk-server --trace-dir sets trace.file, zab-demo --data
+// sets dataLogDir) was told the file's last definition was in force, at
+// line 0: "peer1.properties: key "trace.file": defined again; line 1's
+// definition is ignored", while neither line was. Set replaces every
+// definition of the file: none of them is a redefinition to warn about.
+func TestSetKeyIsNoLongerRedefined(t *testing.T) {
+	p, err := LoadString("trace.file=a\nmyid=1\ntrace.file=b\nmyid=2\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Set("trace.file", "/tmp/peer1.trace")
+	want := []string{`line 4: key "myid": defined again; line 2's definition is ignored (the last one wins, as in Java)`}
+	if got := p.Redefined(); !slices.Equal(got, want) {
+		t.Fatalf("Redefined() after Set(trace.file) =\n%q\nwant\n%q", got, want)
+	}
+}
