@@ -33,7 +33,8 @@ func sameAsStubs(root string, files map[string][]byte) bool {
 
 // sameAsFolder says whether files are exactly the non-test Go files of the
 // checkout's folder dir (slash-separated, from the root); false where the
-// folder has none.
+// folder has none. Line endings aside: a hand-in zipped on Windows (Git
+// for Windows checks out CRLF) is the same copy.
 func sameAsFolder(root, dir string, files map[string][]byte) bool {
 	names, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(dir), "*.go"))
 	if err != nil {
@@ -49,7 +50,7 @@ func sameAsFolder(root, dir string, files map[string][]byte) bool {
 			return false
 		}
 		stub, err := os.ReadFile(n)
-		if err != nil || !bytes.Equal(stub, data) {
+		if err != nil || !bytes.Equal(lfOnly(stub), lfOnly(data)) {
 			return false
 		}
 	}
@@ -80,4 +81,9 @@ func copyNotes(root string, files map[string][]byte) []string {
 		return []string{referenceCopy}
 	}
 	return nil
+}
+
+// lfOnly is b with its CRLF line endings made LF.
+func lfOnly(b []byte) []byte {
+	return bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
 }
