@@ -148,6 +148,11 @@ func setTraceFile(p *properties.Properties, dir, config string) error {
 	if err != nil {
 		return fmt.Errorf("--trace-dir %s: %w", dir, err)
 	}
+	// Made here, so that a folder that cannot be is named as the flag: the
+	// peer would report it as the file's trace.file, a key it has not.
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return fmt.Errorf("--trace-dir %s: %w", dir, err)
+	}
 	name := strings.TrimSuffix(filepath.Base(config), filepath.Ext(config)) + ".trace"
 	p.Set(zab.KeyTraceFile, filepath.Join(abs, name))
 	return nil

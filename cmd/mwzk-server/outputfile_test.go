@@ -45,3 +45,31 @@ func TestUnusableOutputFilesExitTwo(t *testing.T) {
 		}
 	}
 }
+
+// TestUnusableTraceDirNamesTheFlag: --trace-dir sets trace.file, so a
+// folder that cannot be made (here: under a regular file) was reported
+// as "p.properties: key \"trace.file\": cannot open the trace file",
+// sending the operator to a key the file does not have. The flag is the
+// mistake, and the message names it, as it does for any other bad flag.
+func TestUnusableTraceDirNamesTheFlag(t *testing.T) {
+	needSolution(t)
+	dir := t.TempDir()
+	notDir := filepath.Join(dir, "afile")
+	if err := os.WriteFile(notDir, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pp, err := ports.Free(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "p.properties")
+	if err := os.WriteFile(file, []byte(fmt.Sprintf("myid=1\nclientPort=%d\ndataLogDir=d\n", pp[0])), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	traceDir := filepath.Join(notDir, "traces")
+	out, err := procs.Run(exec.Command(serverBin, "--config", file, "--trace-dir", traceDir), time.Minute)
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(out), "--trace-dir "+traceDir) || strings.Contains(string(out), `key "trace.file"`) {
+		t.Errorf("--trace-dir under a file: exit %v, output %q; want code 2 and an error naming --trace-dir %s, not the file's key trace.file", err, out, traceDir)
+	}
+}
