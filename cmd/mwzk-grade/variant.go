@@ -74,17 +74,19 @@ func loadVariant(file string) (*variant, error) {
 			continue
 		}
 		about = false
+		// A kind's lines add up: a second one replaced the first, whose
+		// parts then went unchecked.
 		if s, ok := strings.CutPrefix(l, "Loses:"); ok {
-			v.loses = partList(s)
+			v.loses = append(v.loses, partList(s)...)
 		}
 		if s, ok := strings.CutPrefix(l, "Loses all:"); ok {
-			v.all = partList(s)
+			v.all = append(v.all, partList(s)...)
 		}
 		if s, ok := strings.CutPrefix(l, "May lose:"); ok {
-			v.may = partList(s)
+			v.may = append(v.may, partList(s)...)
 		}
 		if s, ok := strings.CutPrefix(l, "Keeps:"); ok {
-			v.keeps = partList(s)
+			v.keeps = append(v.keeps, partList(s)...)
 		}
 	}
 	v.loses = append(v.loses, v.all...)
