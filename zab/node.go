@@ -131,20 +131,27 @@ func (n *node) Startup() error {
 	return nil
 }
 
-// stoppedItself is the error for Startup on a running peer whose
-// goroutine has ended by itself (a storage or SetState failure), or nil
-// while it runs. Its storage and transport stay open until Shutdown, which
-// returns the failure; Startup after Shutdown is refused, so a new Zab
-// is the only restart.
+// stoppedItself is the error for Startup on a running peer that stopped by
+// itself (a storage or SetState failure), or nil while it runs. It counts
+// as stopped once it refuses requests with its failure, before its
+// goroutine ends: it has said LOOKING by then, and an application that
+// restarts it on hearing so must not be told "called twice". Its storage
+// and transport stay open until Shutdown, which returns the failure;
+// Startup after Shutdown is refused, so a new Zab is the only restart.
 func (n *node) stoppedItself() error {
+	var why error
 	select {
 	case <-n.done:
+		if why = n.failure; why == nil { // set before done closed
+			why = errors.New("its transport closed")
+		}
 	default:
-		return nil
-	}
-	why := n.failure // set before done closed
-	if why == nil {
-		why = errors.New("its transport closed")
+		n.qmu.Lock()
+		why = n.stopErr // published before the final LOOKING
+		n.qmu.Unlock()
+		if why == nil {
+			return nil
+		}
 	}
 	return fmt.Errorf("%w: Startup on a peer that stopped by itself (%w): call Shutdown, then make a new Zab (SingleZab or MultiZab) to start again",
 		ErrClosed, why)
