@@ -64,14 +64,19 @@ func tarEntries(origin string, r io.Reader) ([]entry, error) {
 		default:
 			return nil, fmt.Errorf("%w: %s: entry %q is not a regular file (tar type %q)", errRefused, origin, h.Name, h.Typeflag)
 		}
-		if err := b.take(origin, name, h.Size); err != nil {
+		read, err := b.take(origin, name, h.Size)
+		if err != nil {
 			return nil, err
+		}
+		if !read { // tr.Next skips its content
+			ents = append(ents, entry{name: name, unread: h.Size})
+			continue
 		}
 		data, err := io.ReadAll(io.LimitReader(tr, maxFileSize+1))
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: entry %q: %v", errRefused, origin, h.Name, err)
 		}
-		ents = append(ents, entry{name, data})
+		ents = append(ents, entry{name: name, data: data})
 	}
 }
 
@@ -101,8 +106,13 @@ func zipEntries(file string) ([]entry, error) {
 		case !mode.IsRegular():
 			return nil, fmt.Errorf("%w: %s: entry %q is not a regular file (%v)", errRefused, file, f.Name, mode)
 		}
-		if err := b.take(file, name, int64(f.UncompressedSize64)); err != nil {
+		read, err := b.take(file, name, int64(f.UncompressedSize64))
+		if err != nil {
 			return nil, err
+		}
+		if !read {
+			ents = append(ents, entry{name: name, unread: int64(f.UncompressedSize64)})
+			continue
 		}
 		rc, err := f.Open()
 		if err != nil {
@@ -113,7 +123,7 @@ func zipEntries(file string) ([]entry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: entry %q: %v", errRefused, file, f.Name, err)
 		}
-		ents = append(ents, entry{name, data})
+		ents = append(ents, entry{name: name, data: data})
 	}
 	return ents, nil
 }
