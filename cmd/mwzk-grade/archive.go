@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // tarGzEntries reads a gzipped tar archive's regular files. Links, devices
@@ -93,7 +94,7 @@ func zipEntries(file string) ([]entry, error) {
 		if err := b.entry(file, f.Name); err != nil {
 			return nil, err
 		}
-		name, err := checkName(file, f.Name)
+		name, err := checkName(file, zipName(f))
 		if err != nil {
 			return nil, err
 		}
@@ -126,4 +127,16 @@ func zipEntries(file string) ([]entry, error) {
 		ents = append(ents, entry{name: name, data: data})
 	}
 	return ents, nil
+}
+
+// zipName is f's name with "/" as the separator. Windows PowerShell 5.1's
+// Compress-Archive, which Windows 10 and 11 ship, writes "\" instead; as
+// Info-ZIP and libarchive do, a name of an entry made on MS-DOS/Windows
+// (host 0 in "version made by") is read with "\" as "/". On any other host
+// a backslash is a character of the name, which checkName refuses.
+func zipName(f *zip.File) string {
+	if f.CreatorVersion>>8 == 0 {
+		return strings.ReplaceAll(f.Name, `\`, "/")
+	}
+	return f.Name
 }

@@ -395,8 +395,10 @@ func graderOwned(rel string) bool {
 func checkName(origin, name string) (string, error) {
 	clean := path.Clean(name)
 	switch {
-	case strings.HasPrefix(name, "/") || filepath.IsAbs(name) || strings.Contains(name, `\`):
+	case strings.HasPrefix(name, "/") || filepath.IsAbs(name) || len(name) > 1 && name[1] == ':': // C:/ of a Windows zip
 		return "", fmt.Errorf("%w: %s: entry %q has an absolute path", errRefused, origin, name)
+	case strings.Contains(name, `\`):
+		return "", fmt.Errorf("%w: %s: entry %q has a \\ in its name (a Windows path? archive it with / as the separator, as tar does)", errRefused, origin, name)
 	case clean == ".." || strings.HasPrefix(clean, "../") || slices.Contains(strings.Split(name, "/"), ".."):
 		return "", fmt.Errorf("%w: %s: entry %q has a .. path element", errRefused, origin, name)
 	}
