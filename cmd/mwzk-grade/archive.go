@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // tarGzEntries reads a gzipped tar archive's regular files. Links, devices
@@ -64,14 +65,19 @@ func tarEntries(origin string, r io.Reader) ([]entry, error) {
 		default:
 			return nil, fmt.Errorf("%w: %s: entry %q is not a regular file (tar type %q)", errRefused, origin, h.Name, h.Typeflag)
 		}
-		if err := b.take(origin, name, h.Size); err != nil {
+		read, err := b.take(origin, name, h.Size)
+		if err != nil {
 			return nil, err
+		}
+		if !read { // tr.Next skips its content
+			ents = append(ents, entry{name: name, unread: h.Size})
+			continue
 		}
 		data, err := io.ReadAll(io.LimitReader(tr, maxFileSize+1))
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: entry %q: %v", errRefused, origin, h.Name, err)
 		}
-		ents = append(ents, entry{name, data})
+		ents = append(ents, entry{name: name, data: data})
 	}
 }
 
@@ -88,7 +94,7 @@ func zipEntries(file string) ([]entry, error) {
 		if err := b.entry(file, f.Name); err != nil {
 			return nil, err
 		}
-		name, err := checkName(file, f.Name)
+		name, err := checkName(file, zipName(f))
 		if err != nil {
 			return nil, err
 		}
@@ -101,8 +107,13 @@ func zipEntries(file string) ([]entry, error) {
 		case !mode.IsRegular():
 			return nil, fmt.Errorf("%w: %s: entry %q is not a regular file (%v)", errRefused, file, f.Name, mode)
 		}
-		if err := b.take(file, name, int64(f.UncompressedSize64)); err != nil {
+		read, err := b.take(file, name, int64(f.UncompressedSize64))
+		if err != nil {
 			return nil, err
+		}
+		if !read {
+			ents = append(ents, entry{name: name, unread: int64(f.UncompressedSize64)})
+			continue
 		}
 		rc, err := f.Open()
 		if err != nil {
@@ -113,7 +124,19 @@ func zipEntries(file string) ([]entry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: entry %q: %v", errRefused, file, f.Name, err)
 		}
-		ents = append(ents, entry{name, data})
+		ents = append(ents, entry{name: name, data: data})
 	}
 	return ents, nil
+}
+
+// zipName is f's name with "/" as the separator. Windows PowerShell 5.1's
+// Compress-Archive, which Windows 10 and 11 ship, writes "\" instead; as
+// Info-ZIP and libarchive do, a name of an entry made on MS-DOS/Windows
+// (host 0 in "version made by") is read with "\" as "/". On any other host
+// a backslash is a character of the name, which checkName refuses.
+func zipName(f *zip.File) string {
+	if f.CreatorVersion>>8 == 0 {
+		return strings.ReplaceAll(f.Name, `\`, "/")
+	}
+	return f.Name
 }

@@ -28,18 +28,21 @@ func gitRepo(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-// TestBigGitBlobIsRefusedWhileStreaming: a blob over the size limit is
-// refused from its tar header, before its bytes are read into memory
-// (git archive's output was read whole first: a 2 GiB blob took 8.4 GB).
+// TestBigGitBlobIsRefusedWhileStreaming: a graded file over the size
+// limit is refused from its tar header, before its bytes are read into
+// memory (git archive's output was read whole first: a 2 GiB blob took
+// 8.4 GB); one outside the graded folder is skipped unread, as in every
+// other form of hand-in (TestWholeTreeWithBuildOutputIsGraded).
 func TestBigGitBlobIsRefusedWhileStreaming(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "carol")
 	const big = 64 << 20
-	gitRepo(t, dir, map[string]string{gradedDir + "a.go": "package aufgabe5\n", "big.bin": strings.Repeat("\x00", big)})
+	gitRepo(t, dir, map[string]string{gradedDir + "a.go": "package aufgabe5\n", "big.bin": strings.Repeat("\x00", big),
+		gradedDir + "big.go": strings.Repeat("\x00", big)})
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	_, err := loadSubmission(dir, "")
 	runtime.ReadMemStats(&after)
-	if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), `"big.bin" has 67108864 bytes`) || !strings.Contains(err.Error(), dir) {
+	if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), `"`+gradedDir+`big.go" has 67108864 bytes`) || !strings.Contains(err.Error(), dir) {
 		t.Errorf("loading a repository with a 64 MiB blob: %v, want it refused, naming the blob", err)
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > big/4 {

@@ -33,6 +33,9 @@ const (
 	maxTotalSize = 64 << 20
 	maxNameSize  = 4096   // Linux's PATH_MAX
 	maxEntries   = 100000 // a zipped checkout with its .git may hold thousands of loose objects
+	// maxUnread bounds the files past maxFileSize that are skipped, not
+	// read: a .tar.gz must still be decompressed past them.
+	maxUnread = 1 << 30
 )
 
 // submission is what is graded: the non-test Go files of an
@@ -60,6 +63,10 @@ func (s *submission) at(name string) string {
 type entry struct {
 	name string
 	data []byte
+	// unread is the size of a file past maxFileSize, whose content was
+	// not read: a whole tree's bin/ or peers' logs are never graded, and a
+	// graded file that large is refused (pick).
+	unread int64
 }
 
 // sha256 is the hash of the graded files: each file's name and content, in
@@ -134,6 +141,13 @@ func loadSubmission(p, ref string) (*submission, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// gradedName says whether rest, a path inside the graded folder, names a
+// file that is graded: a non-test .go file directly in it that Go builds.
+func gradedName(rest string) bool {
+	return !strings.Contains(rest, "/") && !strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, "_") &&
+		strings.HasSuffix(rest, ".go") && !strings.HasSuffix(rest, "_test.go")
 }
 
 // fileKind names what a file that is neither a regular file nor a
@@ -277,6 +291,10 @@ func (s *submission) pick(origin string, ents []entry) error {
 		switch {
 		case macMetadata(e.name):
 			s.Ignored = append(s.Ignored, e.name+": macOS metadata")
+		case e.unread > 0 && ok && gradedName(rest):
+			return fmt.Errorf("%w: %s: entry %q has %d bytes (at most %d)", errRefused, origin, e.name, e.unread, maxFileSize)
+		case e.unread > 0:
+			s.Ignored = append(s.Ignored, fmt.Sprintf("%s: not read: %d bytes (a file of more than %d is never graded)", e.name, e.unread, maxFileSize))
 		case !ok:
 			if r, ok := strings.CutPrefix(e.name, top); ok {
 				s.outside[r] = e.data
@@ -377,8 +395,10 @@ func graderOwned(rel string) bool {
 func checkName(origin, name string) (string, error) {
 	clean := path.Clean(name)
 	switch {
-	case strings.HasPrefix(name, "/") || filepath.IsAbs(name) || strings.Contains(name, `\`):
+	case strings.HasPrefix(name, "/") || filepath.IsAbs(name) || len(name) > 1 && name[1] == ':': // C:/ of a Windows zip
 		return "", fmt.Errorf("%w: %s: entry %q has an absolute path", errRefused, origin, name)
+	case strings.Contains(name, `\`):
+		return "", fmt.Errorf("%w: %s: entry %q has a \\ in its name (a Windows path? archive it with / as the separator, as tar does)", errRefused, origin, name)
 	case clean == ".." || strings.HasPrefix(clean, "../") || slices.Contains(strings.Split(name, "/"), ".."):
 		return "", fmt.Errorf("%w: %s: entry %q has a .. path element", errRefused, origin, name)
 	}
@@ -388,6 +408,7 @@ func checkName(origin, name string) (string, error) {
 // budget counts unpacked bytes and entries against the limits.
 type budget struct {
 	total   int64
+	unread  int64 // bytes of files past maxFileSize, skipped
 	entries int
 }
 
@@ -403,16 +424,23 @@ func (b *budget) entry(origin, name string) error {
 	return nil
 }
 
-// take counts a file's content and its name.
-func (b *budget) take(origin, name string, n int64) error {
-	b.total += n + int64(len(name))
-	switch {
-	case n > maxFileSize:
-		return fmt.Errorf("%w: %s: entry %q has %d bytes (at most %d)", errRefused, origin, name, n, maxFileSize)
-	case b.total > maxTotalSize:
-		return fmt.Errorf("%w: %s unpacks to more than %d bytes", errRefused, origin, maxTotalSize)
+// take counts a file's content and its name; read is false for a file
+// past maxFileSize, whose content is then skipped (pick refuses it if it
+// would be graded).
+func (b *budget) take(origin, name string, n int64) (read bool, err error) {
+	b.total += int64(len(name))
+	if n > maxFileSize {
+		b.unread += n
+	} else {
+		b.total += n
 	}
-	return nil
+	switch {
+	case b.unread > maxUnread:
+		return false, fmt.Errorf("%w: %s holds more than %d bytes in files of more than %d bytes each", errRefused, origin, maxUnread, maxFileSize)
+	case b.total > maxTotalSize:
+		return false, fmt.Errorf("%w: %s unpacks to more than %d bytes", errRefused, origin, maxTotalSize)
+	}
+	return n <= maxFileSize, nil
 }
 
 // dirEntries reads a folder's regular files; a link or special file in it is
@@ -445,11 +473,13 @@ func dirEntries(dir string) ([]entry, error) {
 		if err != nil {
 			return err
 		}
-		if err := b.take(dir, rel, fi.Size()); err != nil {
+		read, err := b.take(dir, rel, fi.Size())
+		if err != nil || !read {
+			ents = append(ents, entry{name: rel, unread: fi.Size()})
 			return err
 		}
 		data, err := os.ReadFile(p)
-		ents = append(ents, entry{rel, data})
+		ents = append(ents, entry{name: rel, data: data})
 		return err
 	})
 	if err != nil {

@@ -293,7 +293,7 @@ func servingHint(h *Host, s mwzookeeper.Service) string {
 	changes := h.ServingChanges()
 	if len(changes) == 0 {
 		return "it never called Host.Serving(true)" + role +
-			"; a replica reports Serving(true) when its Zab peer reports LEADING or FOLLOWING (the Status callback)"
+			"; a replica reports Serving(true) when its Zab peer reports LEADING or FOLLOWING (the Status callback: callback.Status in callback.go of the stubs, A5.1)"
 	}
 	last := changes[len(changes)-1]
 	return fmt.Sprintf("its last Host.Serving call was Serving(%t), %v ago%s, after %d call(s)",
