@@ -51,6 +51,7 @@ func (s *snapshotter) restore(n *node, snap *core.Snapshot) error {
 	// restarted after every snapshot would never compact.
 	s.prev = m.Zxid
 	c := cookieOf(s.last)
+	n.meter.handed.Store(uint64(m.Zxid))
 	if err := n.cb.SetState(bytes.NewReader(snap.Data), c); err != nil {
 		return fmt.Errorf("zab: SetState at %s: %w", snap.Meta.Zxid, err)
 	}
