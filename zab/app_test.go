@@ -25,6 +25,7 @@ type recorder struct {
 	status Status
 	leader string
 	syncs  map[uint64]int // sync seq → deliveries when it fired
+	setAt  Zxid           // the zxid of the last SetState's snapshot
 	// onDeliver, if set, runs after each delivery, outside mu: tests
 	// propose from inside Deliver through it.
 	onDeliver func(m string)
@@ -67,7 +68,7 @@ func (r *recorder) GetState(w io.Writer) error {
 	return err
 }
 
-func (r *recorder) SetState(rd io.Reader, _ TxnCookie) error {
+func (r *recorder) SetState(rd io.Reader, c TxnCookie) error {
 	b, err := io.ReadAll(rd)
 	if err != nil {
 		return err
@@ -82,8 +83,19 @@ func (r *recorder) SetState(rd io.Reader, _ TxnCookie) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.msgs, r.ids = msgs, nil
+	r.msgs, r.ids, r.setAt = msgs, nil, c.Zxid
 	return nil
+}
+
+// newest is the zxid of the newest transaction the application holds.
+func (r *recorder) newest() Zxid {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	z := r.setAt
+	for _, id := range r.ids {
+		z = max(z, id.Zxid)
+	}
+	return z
 }
 
 func (r *recorder) snapshot() ([]string, Status) {

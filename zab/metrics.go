@@ -3,6 +3,7 @@ package zab
 import (
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -101,6 +102,20 @@ func PeerFiguresAt(addr string) (Figures, bool) {
 	return v.(*addrFigures).f, true
 }
 
+// PeerDeliveredAt returns the zxid of the newest transaction the peer of
+// this process at addr has handed to its application (Deliver, or the
+// snapshot of SetState), while it runs. An application built on the peer
+// can show nothing newer: the grading suite holds every replica's reads
+// to it, so replicas that share state instead of replicating it (each
+// showing writes its own peer never delivered) are caught.
+func PeerDeliveredAt(addr string) (uint64, bool) {
+	v, ok := atAddr.Load(addr)
+	if !ok {
+		return 0, false
+	}
+	return v.(*addrFigures).owner.handed.Load(), true
+}
+
 // forget takes the peer out of atAddr when it stops (unless another peer
 // took its address since).
 func (m *meter) forget() {
@@ -122,6 +137,9 @@ type meter struct {
 	last      core.Status
 	known     bool
 	count     uint64 // elections
+	// handed is the newest zxid handed to the application, stored before
+	// the callback runs (PeerDeliveredAt).
+	handed atomic.Uint64
 }
 
 func newMeter(id uint64, addr string, voters int) *meter {
@@ -139,9 +157,10 @@ func (m *meter) persisted(n int, d time.Duration) {
 	}
 }
 
-// delivered records a delivery; on the leader, ordered is when it
-// ordered the proposal (the entry's timestamp, from its own clock).
-func (m *meter) delivered(leading bool, ordered int64, now time.Time) {
+// delivered records the delivery of zxid; on the leader, ordered is when
+// it ordered the proposal (the entry's timestamp, from its own clock).
+func (m *meter) delivered(zxid core.Zxid, leading bool, ordered int64, now time.Time) {
+	m.handed.Store(uint64(zxid))
 	if leading && ordered > 0 {
 		m.commit.Observe(now.Sub(time.Unix(0, ordered)).Seconds())
 	}

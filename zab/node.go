@@ -241,6 +241,7 @@ func (n *node) buildCore(restored core.Restored) error {
 	if n.meter == nil {
 		n.meter = newMeter(n.cfg.ID, n.cfg.addr(n.cfg.ID), len(voters))
 	}
+	n.meter.handed.Store(uint64(n.snaps.last.Zxid)) // the snapshot open restored
 	n.meter.observe(c, true)
 	return nil
 }

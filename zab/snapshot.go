@@ -51,6 +51,9 @@ func (s *snapshotter) restore(n *node, snap *core.Snapshot) error {
 	// restarted after every snapshot would never compact.
 	s.prev = m.Zxid
 	c := cookieOf(s.last)
+	if n.meter != nil { // nil while the peer opens: buildCore takes s.last
+		n.meter.handed.Store(uint64(m.Zxid))
+	}
 	if err := n.cb.SetState(bytes.NewReader(snap.Data), c); err != nil {
 		return fmt.Errorf("zab: SetState at %s: %w", snap.Meta.Zxid, err)
 	}

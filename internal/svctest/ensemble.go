@@ -315,6 +315,19 @@ func (e *Ensemble) Leader() int {
 	return 0
 }
 
+// Delivered returns the zxid of the newest transaction replica i's Zab
+// peer handed to its Service (zab.PeerDeliveredAt, by the replica's
+// peer<i> address); false for a lone replica, a fake without Zab, or a
+// replica whose peer does not run. A replica's reads can show nothing
+// newer.
+func (e *Ensemble) Delivered(i int) (uint64, bool) {
+	if e.n == 1 || e.opts.NoZab {
+		return 0, false
+	}
+	addr, _ := e.props[i].Get("peer" + strconv.Itoa(i))
+	return zab.PeerDeliveredAt(addr)
+}
+
 // leads says whether replica i's Zab peer is LEADING.
 func (e *Ensemble) leads(i int) bool {
 	if e.n == 1 {

@@ -42,6 +42,8 @@ type ens struct {
 
 	mu      sync.Mutex
 	doubles []string
+	beyond  string        // the first read that showed what its replica's peer had not delivered (undelivered)
+	beyondN int           // and how many did
 	readers map[int]int64 // a long session per replica, for looking at its state
 }
 
@@ -144,6 +146,13 @@ func (x *ens) submit(i int, req *mwzookeeper.Request, hook func(*mwzookeeper.Res
 				if hook != nil {
 					hook(r)
 				}
+				if msg := x.undelivered(i, req, r); msg != "" {
+					x.mu.Lock()
+					if x.beyondN++; x.beyond == "" {
+						x.beyond = msg
+					}
+					x.mu.Unlock()
+				}
 				ch <- reply{r, x.seq.Add(1)}
 			})
 			if !first {
@@ -159,6 +168,29 @@ func (x *ens) submit(i int, req *mwzookeeper.Request, hook func(*mwzookeeper.Res
 		x.c.fatalf("%s on replica %d: the Service's Submit is stuck (4096 requests queued behind it)", opText(req), i)
 	}
 	return ch
+}
+
+// undelivered checks a read's reply, as it comes, against what replica
+// i's Zab peer has handed to its Service so far: a stat newer than that
+// is a write the replica cannot have applied itself. Lone replicas and
+// replicas whose peer does not run are not checked.
+func (x *ens) undelivered(i int, req *mwzookeeper.Request, r *mwzookeeper.Response) string {
+	switch req.Op {
+	case mwzookeeper.OpGetData, mwzookeeper.OpExists, mwzookeeper.OpGetChildren2:
+	default:
+		return ""
+	}
+	newest := max(r.Stat.Czxid, r.Stat.Mzxid, r.Stat.Pzxid)
+	if r.Err != nil || newest <= 0 {
+		return ""
+	}
+	d, ok := x.e.Delivered(i)
+	if !ok || uint64(newest) <= d {
+		return ""
+	}
+	return fmt.Sprintf("%s: expected a stat no newer than zxid %#x, the newest write replica %d's own Zab peer had delivered to it, got %s: "+
+		"a write that peer had not delivered (do the replicas share state instead of each applying what its peer delivers?)",
+		on(req, i), d, i, describe(req, r))
 }
 
 // noReply is what a test got when no reply came: the usual causes.
@@ -269,5 +301,8 @@ func (x *ens) stopAll() {
 	defer x.mu.Unlock()
 	for _, d := range x.doubles {
 		x.c.Errorf("%s %s: expected exactly one reply, got a second one (a request is answered once)", x.c.part.ID, d)
+	}
+	if x.beyondN > 0 { // the first says it; there may be thousands
+		x.c.Errorf("%s %s (%d such read(s) in this test)", x.c.part.ID, x.beyond, x.beyondN)
 	}
 }
