@@ -129,13 +129,18 @@ func testChildWatch(c *T) {
 	x.create(writerReplica, wr, "/w3/a", "", pers)
 	x.expectEvents(watcherReplica, w, "after getChildren /w3 (watch), a setData /w3 and a create /w3/a on another replica",
 		ev(mwzookeeper.EventNodeChildrenChanged, "/w3"))
-	// getChildren2 leaves the same child watch.
-	x.ok(watcherReplica, withWatch(reqChildren2(w, "/w3")), "the node's children")
+	// getChildren2 leaves the same child watch. Where it fails (A5.1's
+	// tree script charges that), getChildren sets it: a fault costs once.
+	how := "getChildren2"
+	if r := x.do(watcherReplica, withWatch(reqChildren2(w, "/w3"))); r.Err != nil {
+		how = "getChildren (getChildren2 failed)"
+		x.ok(watcherReplica, withWatch(reqChildren(w, "/w3")), "the node's children")
+	}
 	x.setData(writerReplica, wr, "/w3/a", "x", -1) // a child's data is not /w3's children
-	x.expectEvents(watcherReplica, w, "after getChildren2 /w3 (watch) and a setData /w3/a",
+	x.expectEvents(watcherReplica, w, "after "+how+" /w3 (watch) and a setData /w3/a",
 		ev(mwzookeeper.EventNodeChildrenChanged, "/w3"))
 	x.delete(writerReplica, wr, "/w3/a", -1)
-	x.expectEvents(watcherReplica, w, "after getChildren2 /w3 (watch), a setData /w3/a and a delete /w3/a",
+	x.expectEvents(watcherReplica, w, "after "+how+" /w3 (watch), a setData /w3/a and a delete /w3/a",
 		ev(mwzookeeper.EventNodeChildrenChanged, "/w3"), ev(mwzookeeper.EventNodeChildrenChanged, "/w3"))
 	x.ok(watcherReplica, withWatch(reqChildren(w, "/w3")), "the node's children")
 	x.delete(writerReplica, wr, "/w3", -1)
