@@ -13,12 +13,16 @@ import (
 	"zablab/properties"
 )
 
-func TestUnknownKeyIsWarnedWithFileAndLine(t *testing.T) {
+// configWithLog writes text (with a log.file line added at its end) to
+// peer.properties in a temporary folder, makes its Config, closes it
+// twice (harmless), and returns the properties, the Config and what the
+// peer logged.
+func configWithLog(t *testing.T, text string) (*properties.Properties, Config, []byte) {
+	t.Helper()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "peer.properties")
 	logFile := filepath.Join(dir, "peer.log")
-	text := "dataLogDir=d\nappSetting=5\nclientPort=2181\nlog.file=" + logFile + "\n"
-	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(text+"log.file="+logFile+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p, err := properties.LoadFile(file)
@@ -29,16 +33,20 @@ func TestUnknownKeyIsWarnedWithFileAndLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cfg.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := cfg.Close(); err != nil { // twice is harmless
-		t.Fatal(err)
+	for range 2 {
+		if err := cfg.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	b, err := os.ReadFile(logFile)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return p, cfg, b
+}
+
+func TestUnknownKeyIsWarnedWithFileAndLine(t *testing.T) {
+	p, _, b := configWithLog(t, "dataLogDir=d\nappSetting=5\nclientPort=2181\n")
 	if !strings.Contains(string(b), "peer.properties:2") || !strings.Contains(string(b), "appSetting") {
 		t.Fatalf("no warning naming appSetting at peer.properties:2 in the log:\n%s", b)
 	}
@@ -158,28 +166,9 @@ func TestFollowerWithPendingRequestsSeesLookingPromptly(t *testing.T) {
 // who edited the first of two tickTime lines saw no effect and no reason.
 // The peer's log names the file, the key and both lines.
 func TestRedefinedKeyIsWarnedWithFileAndLines(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "peer.properties")
-	logFile := filepath.Join(dir, "peer.log")
-	text := "dataLogDir=d\ntickTime=100\nlog.file=" + logFile + "\ntickTime=200\n"
-	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := properties.LoadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := ConfigFromProperties(p, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Close()
+	_, cfg, b := configWithLog(t, "dataLogDir=d\ntickTime=100\nclientPort=2181\ntickTime=200\n")
 	if cfg.TickTime != 200*time.Millisecond {
 		t.Errorf("tickTime %v; want the last definition, 200ms", cfg.TickTime)
-	}
-	b, err := os.ReadFile(logFile)
-	if err != nil {
-		t.Fatal(err)
 	}
 	if !strings.Contains(string(b), `peer.properties:4: key \"tickTime\": defined again; line 2's`) || !strings.Contains(string(b), "level=warning") {
 		t.Fatalf("no warning naming tickTime at peer.properties:4 and line 2 in the log:\n%s", b)

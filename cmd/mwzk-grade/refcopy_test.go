@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -26,24 +23,9 @@ func TestReferenceHandedInIsNamed(t *testing.T) {
 		{"the reference with one comment added", ref, true},
 		{"the stubs", folderFiles(t, root, gradedDir), true},
 	} {
-		dir := t.TempDir()
-		files := map[string]string{}
-		for n, data := range c.files {
-			files[gradedDir+n] = data
-		}
-		if c.changed && c.name != "the stubs" {
-			files[gradedDir+"service.go"] += "\n// mine\n"
-		}
-		writeTree(t, dir, files)
-		g := filepath.Join(t.TempDir(), "grade.json")
-		var log strings.Builder
-		mainErr(context.Background(), []string{"--submission", dir, "--timeout", "1ms", "--json", g}, &log)
-		rep, err := readJSON(g)
-		if err != nil {
-			t.Fatalf("%s: no grade.json (%v); output:\n%s", c.name, err, log.String())
-		}
-		if got := slices.Contains(rep.Notes, referenceCopy); got == c.changed {
-			t.Errorf("%s handed in: notes %q; the reference's note there: %v, want %v", c.name, rep.Notes, got, !c.changed)
+		notes := handInNotes(t, c.files, c.changed && c.name != "the stubs")
+		if got := slices.Contains(notes, referenceCopy); got == c.changed {
+			t.Errorf("%s handed in: notes %q; the reference's note there: %v, want %v", c.name, notes, got, !c.changed)
 		}
 	}
 	if n := reportNote(&Report{Status: "graded", Notes: []string{referenceCopy}}); n != referenceCopy {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,30 +20,35 @@ func TestStubsHandedInAreNamed(t *testing.T) {
 		name    string
 		changed bool
 	}{{"unchanged", false}, {"one comment added", true}} {
-		dir := t.TempDir()
-		files := map[string]string{}
-		for n, data := range stubs {
-			files[gradedDir+n] = data
-		}
-		if c.changed {
-			files[gradedDir+"service.go"] += "\n// mine\n"
-		}
-		writeTree(t, dir, files)
-		g := filepath.Join(t.TempDir(), "grade.json")
-		var log strings.Builder
-		mainErr(context.Background(), []string{"--submission", dir, "--timeout", "1ms", "--json", g}, &log)
-		var rep Report
-		b, err := os.ReadFile(g)
-		if err == nil {
-			err = json.Unmarshal(b, &rep)
-		}
-		if err != nil {
-			t.Fatalf("%s: no grade.json (%v); output:\n%s", c.name, err, log.String())
-		}
-		if got := slices.Contains(rep.Notes, stubsUnchanged); got == c.changed {
-			t.Errorf("%s hand-in: notes %q; the stubs' note there: %v, want %v", c.name, rep.Notes, got, !c.changed)
+		notes := handInNotes(t, stubs, c.changed)
+		if got := slices.Contains(notes, stubsUnchanged); got == c.changed {
+			t.Errorf("%s hand-in: notes %q; the stubs' note there: %v, want %v", c.name, notes, got, !c.changed)
 		}
 	}
+}
+
+// handInNotes grades a hand-in of files (names in the graded folder),
+// with a comment added to service.go if changed, for 1 ms (the notes do
+// not wait for the tests), and returns its grade's notes.
+func handInNotes(t *testing.T, files map[string]string, changed bool) []string {
+	t.Helper()
+	tree := map[string]string{}
+	for n, data := range files {
+		tree[gradedDir+n] = data
+	}
+	if changed {
+		tree[gradedDir+"service.go"] += "\n// mine\n"
+	}
+	dir := t.TempDir()
+	writeTree(t, dir, tree)
+	g := filepath.Join(t.TempDir(), "grade.json")
+	var log strings.Builder
+	mainErr(context.Background(), []string{"--submission", dir, "--timeout", "1ms", "--json", g}, &log)
+	rep, err := readJSON(g)
+	if err != nil {
+		t.Fatalf("no grade.json (%v); output:\n%s", err, log.String())
+	}
+	return rep.Notes
 }
 
 // TestStubsNoteInGradebook: a graded hand-in of the stubs has the note in

@@ -14,15 +14,13 @@ import (
 	"zablab/internal/procs"
 )
 
-// TestUnusableOutputFilesExitTwo: a log.file and a trace.file that cannot
-// be opened (here: under a regular file) are the same mistake in the same
-// file, and a rerun fixes neither. log.file exited 2 naming its key;
-// trace.file exited 1 with "zab: bad configuration: trace.file: ...",
-// which told a supervisor to restart a peer that can never start.
-func TestUnusableOutputFilesExitTwo(t *testing.T) {
+// underAFile is a temporary folder, a regular file notDir in it (so that
+// any path under notDir cannot be made) and a free port.
+func underAFile(t *testing.T) (dir, notDir string, pp []int) {
+	t.Helper()
 	needSolution(t)
-	dir := t.TempDir()
-	notDir := filepath.Join(dir, "afile")
+	dir = t.TempDir()
+	notDir = filepath.Join(dir, "afile")
 	if err := os.WriteFile(notDir, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -30,6 +28,16 @@ func TestUnusableOutputFilesExitTwo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir, notDir, pp
+}
+
+// TestUnusableOutputFilesExitTwo: a log.file and a trace.file that cannot
+// be opened (here: under a regular file) are the same mistake in the same
+// file, and a rerun fixes neither. log.file exited 2 naming its key;
+// trace.file exited 1 with "zab: bad configuration: trace.file: ...",
+// which told a supervisor to restart a peer that can never start.
+func TestUnusableOutputFilesExitTwo(t *testing.T) {
+	dir, notDir, pp := underAFile(t)
 	for _, key := range []string{"log.file", "trace.file"} {
 		path := filepath.Join(notDir, "peer1.out")
 		file := filepath.Join(dir, "p.properties")
@@ -52,16 +60,7 @@ func TestUnusableOutputFilesExitTwo(t *testing.T) {
 // sending the operator to a key the file does not have. The flag is the
 // mistake, and the message names it, as it does for any other bad flag.
 func TestUnusableTraceDirNamesTheFlag(t *testing.T) {
-	needSolution(t)
-	dir := t.TempDir()
-	notDir := filepath.Join(dir, "afile")
-	if err := os.WriteFile(notDir, []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pp, err := ports.Free(1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, notDir, pp := underAFile(t)
 	file := filepath.Join(dir, "p.properties")
 	if err := os.WriteFile(file, []byte(fmt.Sprintf("myid=1\nclientPort=%d\ndataLogDir=d\n", pp[0])), 0o644); err != nil {
 		t.Fatal(err)
