@@ -115,28 +115,7 @@ func TestReferenceStubsAndVariants(t *testing.T) {
 			t.Fatalf("the reference earned %d/100 and %d/20 bonus; parts without full points: %v", rep.Required.Earned, rep.Bonus.Earned, l)
 		}
 	})
-	t.Run("stubs", func(t *testing.T) {
-		root, _ := moduleRoot()
-		if _, err := os.Stat(filepath.Join(root, "assignments", "aufgabe5")); err != nil {
-			t.Skip("no assignments/aufgabe5 in this tree")
-		}
-		ports := slot(t)
-		start := time.Now()
-		rep := gradeOrFail(t, options{impl: "assignment", ports: ports})
-		if rep.Required.Earned != 0 || rep.Bonus.Earned != 0 {
-			t.Fatalf("the untouched stubs earned %d points and %d bonus; want 0", rep.Required.Earned, rep.Bonus.Earned)
-		}
-		for _, p := range rep.Parts {
-			for _, tg := range p.Tests {
-				if tg.Status != "fail" {
-					t.Errorf("stub test %s/%s: status %q, want fail", p.ID, tg.Name, tg.Status)
-				}
-			}
-		}
-		if took := time.Since(start); took > 2*time.Minute {
-			t.Errorf("grading the stubs took %s; a stub must fail quickly", took.Round(time.Second))
-		}
-	})
+	t.Run("stubs", func(t *testing.T) { checkStubs(t, slot) })
 	files, err := filepath.Glob(filepath.Join("..", "..", "solutions", "variants", "*.diff"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no variants under solutions/variants (%v)", err)
@@ -155,24 +134,57 @@ func TestReferenceStubsAndVariants(t *testing.T) {
 			}
 			if len(v.keeps) > 0 {
 				checkAllowed(t, name, v, ports)
-				return
-			}
-			rep := gradeOrFail(t, options{impl: "solution", variant: abs, ports: ports})
-			l := lost(rep)
-			for _, p := range rep.Parts {
-				switch {
-				case slices.Contains(v.loses, p.ID) && l[p.ID] == "":
-					t.Errorf("variant %s (%s) kept every point of %s: the suite does not catch it", name, v.about, p.ID)
-				case !slices.Contains(v.loses, p.ID) && !slices.Contains(v.may, p.ID) && l[p.ID] != "":
-					t.Errorf("variant %s lost points of %s, which it must keep: %s", name, p.ID, l[p.ID])
-				case slices.Contains(v.all, p.ID) && p.Score.Earned != 0:
-					t.Errorf("variant %s (%s) earned %d/%d of %s, which it must lose whole", name, v.about, p.Score.Earned, p.Score.Possible, p.ID)
-				case l[p.ID] != "":
-					t.Logf("variant %s loses %s %d/%d: %s", name, p.ID, p.Score.Earned, p.Score.Possible, l[p.ID])
-				}
-				checkPictures(t, name, p)
+			} else {
+				checkKnownBad(t, name, v, ports)
 			}
 		})
+	}
+}
+
+// checkStubs grades the untouched stubs: no point, every test failed,
+// quickly.
+func checkStubs(t *testing.T, slot func(*testing.T) string) {
+	root, _ := moduleRoot()
+	if _, err := os.Stat(filepath.Join(root, "assignments", "aufgabe5")); err != nil {
+		t.Skip("no assignments/aufgabe5 in this tree")
+	}
+	ports := slot(t)
+	start := time.Now()
+	rep := gradeOrFail(t, options{impl: "assignment", ports: ports})
+	if rep.Required.Earned != 0 || rep.Bonus.Earned != 0 {
+		t.Fatalf("the untouched stubs earned %d points and %d bonus; want 0", rep.Required.Earned, rep.Bonus.Earned)
+	}
+	for _, p := range rep.Parts {
+		for _, tg := range p.Tests {
+			if tg.Status != "fail" {
+				t.Errorf("stub test %s/%s: status %q, want fail", p.ID, tg.Name, tg.Status)
+			}
+		}
+	}
+	if took := time.Since(start); took > 2*time.Minute {
+		t.Errorf("grading the stubs took %s; a stub must fail quickly", took.Round(time.Second))
+	}
+}
+
+// checkKnownBad grades a known-bad variant whole: it must lose the parts
+// its file names (all of those under Loses all) and keep every other one
+// but those it may lose.
+func checkKnownBad(t *testing.T, name string, v *variant, ports string) {
+	t.Helper()
+	rep := gradeOrFail(t, options{impl: "solution", variant: v.file, ports: ports})
+	l := lost(rep)
+	for _, p := range rep.Parts {
+		switch {
+		case slices.Contains(v.loses, p.ID) && l[p.ID] == "":
+			t.Errorf("variant %s (%s) kept every point of %s: the suite does not catch it", name, v.about, p.ID)
+		case !slices.Contains(v.loses, p.ID) && !slices.Contains(v.may, p.ID) && l[p.ID] != "":
+			t.Errorf("variant %s lost points of %s, which it must keep: %s", name, p.ID, l[p.ID])
+		case slices.Contains(v.all, p.ID) && p.Score.Earned != 0:
+			t.Errorf("variant %s (%s) earned %d/%d of %s, which it must lose whole", name, v.about, p.Score.Earned, p.Score.Possible, p.ID)
+		case l[p.ID] != "":
+			t.Logf("variant %s loses %s %d/%d: %s", name, p.ID, p.Score.Earned, p.Score.Possible, l[p.ID])
+		}
+		checkPictures(t, name, p)
 	}
 }
 
