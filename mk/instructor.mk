@@ -14,4 +14,5 @@ grade-all: ## grade a folder of hand-ins: make grade-all SUBMISSIONS=dir [OUT=gr
 
 grade-variant: ## grade a known-bad or allowed variant of the reference: make grade-variant V=local-clock
 	@test -n "$(V)" || { echo "make grade-variant: say which: V=$$(ls solutions/variants | sed -n 's/\.diff$$//p' | tr '\n' ' ')"; exit 2; }
+	@test -f "solutions/variants/$(V).diff" || { echo "make grade-variant: no variant $(V) (solutions/variants/$(V).diff); the variants: $$(ls solutions/variants | sed -n 's/\.diff$$//p' | tr '\n' ' ')"; exit 2; }
 	$(GO) run ./cmd/mwzk-grade --variant solutions/variants/$(V).diff --repeat $(REPEAT) $(if $(PART),--part $(PART)) --json -

@@ -96,7 +96,7 @@ func (c *conn) readLoop() {
 			// lines; a replica that never served is worth one warning.
 			c.srv.log.Warn("a client was refused: this replica has not served since it started: it is still " +
 				"electing a leader, or its Service never calls Host.Serving(true), which it does when its Zab peer " +
-				"reports LEADING or FOLLOWING (the Status callback)")
+				"reports LEADING or FOLLOWING (the Status callback: callback.Status in callback.go of the stubs, A5.1)")
 		}
 		c.closeQuiet("refused: the replica is not serving (no leader within " + leaderWait.String() + ")")
 		return
