@@ -137,14 +137,14 @@ type meter struct {
 	last      core.Status
 	known     bool
 	count     uint64 // elections
-	// handed is the newest zxid handed to the application, stored before
-	// the callback runs (PeerDeliveredAt).
-	handed atomic.Uint64
+	// handed is the peer's snapshotter's zxid of the newest transaction
+	// handed to the application (PeerDeliveredAt).
+	handed *atomic.Uint64
 }
 
-func newMeter(id uint64, addr string, voters int) *meter {
+func newMeter(id uint64, addr string, voters int, handed *atomic.Uint64) *meter {
 	p := strconv.FormatUint(id, 10)
-	return &meter{peer: p, addr: addr, id: id, quorum: voters/2 + 1,
+	return &meter{peer: p, addr: addr, id: id, quorum: voters/2 + 1, handed: handed,
 		fsync: fsyncSeconds.WithLabelValues(p), batch: batchEntries.WithLabelValues(p),
 		commit: commitSeconds.WithLabelValues(p), elections: elections.WithLabelValues(p)}
 }
@@ -157,10 +157,9 @@ func (m *meter) persisted(n int, d time.Duration) {
 	}
 }
 
-// delivered records the delivery of zxid; on the leader, ordered is when
-// it ordered the proposal (the entry's timestamp, from its own clock).
-func (m *meter) delivered(zxid core.Zxid, leading bool, ordered int64, now time.Time) {
-	m.handed.Store(uint64(zxid))
+// delivered records a delivery; on the leader, ordered is when it
+// ordered the proposal (the entry's timestamp, from its own clock).
+func (m *meter) delivered(leading bool, ordered int64, now time.Time) {
 	if leading && ordered > 0 {
 		m.commit.Observe(now.Sub(time.Unix(0, ordered)).Seconds())
 	}

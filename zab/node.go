@@ -239,9 +239,8 @@ func (n *node) buildCore(restored core.Restored) error {
 	}
 	n.core = c
 	if n.meter == nil {
-		n.meter = newMeter(n.cfg.ID, n.cfg.addr(n.cfg.ID), len(voters))
+		n.meter = newMeter(n.cfg.ID, n.cfg.addr(n.cfg.ID), len(voters), &n.snaps.handed)
 	}
-	n.meter.handed.Store(uint64(n.snaps.last.Zxid)) // the snapshot open restored
 	n.meter.observe(c, true)
 	return nil
 }

@@ -124,7 +124,7 @@ func (n *node) callbacks(evs []core.Event) error {
 		case core.EventDeliver:
 			n.snaps.delivered(ev.Entry)
 			now := time.Now()
-			n.meter.delivered(ev.Entry.Zxid, leading, ev.Entry.Timestamp, now)
+			n.meter.delivered(leading, ev.Entry.Timestamp, now)
 			if ev.Entry.Proposer == n.cfg.ID && ev.Entry.Incarnation == n.inc {
 				n.stages.delivering(&ev.Entry, leading, n.taken, int64(now.Sub(monoBase)))
 			}

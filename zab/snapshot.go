@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"zablab/zab/core"
@@ -19,8 +20,11 @@ import (
 // measurement). The queued callbacks run, in order, once the snapshot is
 // written.
 type snapshotter struct {
-	since  int           // deliveries since the newest snapshot
-	last   core.Entry    // the newest delivery
+	since int        // deliveries since the newest snapshot
+	last  core.Entry // the newest delivery
+	// handed is last's zxid for other goroutines (PeerDeliveredAt): set
+	// with last, before the application's callback runs.
+	handed atomic.Uint64
 	prev   core.Zxid     // the snapshot before the newest: log files up to it may go
 	saving bool          // GetState and the write run; the result comes on node.snapDone
 	queued []core.Event  // callbacks held back while saving
@@ -36,6 +40,7 @@ type savedSnap struct {
 func (s *snapshotter) delivered(e core.Entry) {
 	s.since++
 	s.last = e
+	s.handed.Store(uint64(e.Zxid))
 }
 
 // restore hands a snapshot (nil: none) to the application.
@@ -50,10 +55,8 @@ func (s *snapshotter) restore(n *node, snap *core.Snapshot) error {
 	// compact removes what precedes this one. Left at zero, a peer
 	// restarted after every snapshot would never compact.
 	s.prev = m.Zxid
+	s.handed.Store(uint64(m.Zxid))
 	c := cookieOf(s.last)
-	if n.meter != nil { // nil while the peer opens: buildCore takes s.last
-		n.meter.handed.Store(uint64(m.Zxid))
-	}
 	if err := n.cb.SetState(bytes.NewReader(snap.Data), c); err != nil {
 		return fmt.Errorf("zab: SetState at %s: %w", snap.Meta.Zxid, err)
 	}
