@@ -16,8 +16,8 @@ import (
 
 // implDirs are the checkout's folders --impl names.
 var implDirs = map[string]string{
-	"assignment": "assignments/aufgabe5",
-	"solution":   "solutions/aufgabe5",
+	"assignment": strings.TrimSuffix(gradedDir, "/"),
+	"solution":   strings.TrimSuffix(refFolder, "/"),
 }
 
 // checkoutSubmission is the checkout's own assignments/aufgabe5 (or the
@@ -52,9 +52,9 @@ func checkoutSubmission(root string, o options) (*submission, error) {
 		return nil, err
 	}
 	for _, fp := range v.files {
-		base, ok := strings.CutPrefix(fp.path, "solutions/aufgabe5/")
+		base, ok := strings.CutPrefix(fp.path, refFolder)
 		if !ok || s.Files[base] == nil || o.impl != "solution" {
-			return nil, fmt.Errorf("variant %s: %s is not a file of solutions/aufgabe5", o.variant, fp.path)
+			return nil, fmt.Errorf("variant %s: %s is not a file of %s", o.variant, fp.path, refFolder)
 		}
 		patched, err := fp.apply(string(s.Files[base]))
 		if err != nil {

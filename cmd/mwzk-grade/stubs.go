@@ -24,15 +24,10 @@ const referenceCopy = "the graded files are the reference solution's (" + refFol
 // students' handout has no such folder.
 const refFolder = "solutions/aufgabe5/"
 
-// sameAsStubs says whether files (the graded folder's non-test Go files of
-// a hand-in) are exactly the non-test Go files of the grader's own
-// assignments/aufgabe5, which in a course's checkout are the stubs.
-func sameAsStubs(root string, files map[string][]byte) bool {
-	return sameAsFolder(root, gradedDir, files)
-}
-
-// sameAsFolder says whether files are exactly the non-test Go files of the
-// checkout's folder dir (slash-separated, from the root); false where the
+// sameAsFolder says whether files (the graded folder's non-test Go files
+// of a hand-in) are exactly the non-test Go files of the checkout's folder
+// dir (slash-separated, from the root: its assignments/aufgabe5, which in
+// a course's checkout are the stubs, or the reference); false where the
 // folder has none. Line endings aside: a hand-in zipped on Windows (Git
 // for Windows checks out CRLF) is the same copy.
 func sameAsFolder(root, dir string, files map[string][]byte) bool {
@@ -75,7 +70,7 @@ func copyNote(r *Report) string {
 // or of its reference.
 func copyNotes(root string, files map[string][]byte) []string {
 	switch {
-	case sameAsStubs(root, files):
+	case sameAsFolder(root, gradedDir, files):
 		return []string{stubsUnchanged}
 	case sameAsFolder(root, refFolder, files):
 		return []string{referenceCopy}
