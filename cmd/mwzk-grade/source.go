@@ -143,11 +143,21 @@ func loadSubmission(p, ref string) (*submission, error) {
 	return s, nil
 }
 
-// gradedName says whether rest, a path inside the graded folder, names a
-// file that is graded: a non-test .go file directly in it that Go builds.
-func gradedName(rest string) bool {
-	return !strings.Contains(rest, "/") && !strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, "_") &&
-		strings.HasSuffix(rest, ".go") && !strings.HasSuffix(rest, "_test.go")
+// notGraded says why rest, a path inside the graded folder, is not
+// graded, "" for a file that is: a non-test .go file directly in it that
+// Go builds.
+func notGraded(rest string) string {
+	switch {
+	case strings.Contains(rest, "/"):
+		return "in a subfolder of " + gradedDir
+	case strings.HasPrefix(rest, ".") || strings.HasPrefix(rest, "_"):
+		return "Go leaves out files whose names start with . or _"
+	case strings.HasSuffix(rest, "_test.go"):
+		return "a test file (the grader uses its own)"
+	case !strings.HasSuffix(rest, ".go"):
+		return "not a .go file"
+	}
+	return ""
 }
 
 // fileKind names what a file that is neither a regular file nor a
@@ -288,26 +298,25 @@ func (s *submission) pick(origin string, ents []entry) error {
 	top := strings.TrimSuffix(prefix, gradedDir)
 	for _, e := range ents {
 		rest, ok := strings.CutPrefix(e.name, prefix)
+		var why string
 		switch {
 		case macMetadata(e.name):
-			s.Ignored = append(s.Ignored, e.name+": macOS metadata")
-		case e.unread > 0 && ok && gradedName(rest):
+			why = "macOS metadata"
+		case !ok:
+			why = "outside " + gradedDir
+			if r, ok := strings.CutPrefix(e.name, top); ok && e.unread == 0 {
+				s.outside[r] = e.data
+			}
+		default:
+			why = notGraded(rest)
+		}
+		switch {
+		case e.unread > 0 && why == "":
 			return fmt.Errorf("%w: %s: entry %q has %d bytes (at most %d)", errRefused, origin, e.name, e.unread, maxFileSize)
 		case e.unread > 0:
 			s.Ignored = append(s.Ignored, fmt.Sprintf("%s: not read: %d bytes (a file of more than %d is never graded)", e.name, e.unread, maxFileSize))
-		case !ok:
-			if r, ok := strings.CutPrefix(e.name, top); ok {
-				s.outside[r] = e.data
-			}
-			s.Ignored = append(s.Ignored, e.name+": outside "+gradedDir)
-		case strings.Contains(rest, "/"):
-			s.Ignored = append(s.Ignored, e.name+": in a subfolder of "+gradedDir)
-		case strings.HasPrefix(rest, ".") || strings.HasPrefix(rest, "_"):
-			s.Ignored = append(s.Ignored, e.name+": Go leaves out files whose names start with . or _")
-		case strings.HasSuffix(rest, "_test.go"):
-			s.Ignored = append(s.Ignored, e.name+": a test file (the grader uses its own)")
-		case !strings.HasSuffix(rest, ".go"):
-			s.Ignored = append(s.Ignored, e.name+": not a .go file")
+		case why != "":
+			s.Ignored = append(s.Ignored, e.name+": "+why)
 		default:
 			s.Files[rest] = e.data
 		}
