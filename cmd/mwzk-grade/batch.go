@@ -44,6 +44,9 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if items = withoutReports(items, o.out, log); len(items) == 0 {
+		return fmt.Errorf("--submissions %s: nothing in it but the reports folder --out %s", o.submissions, o.out)
+	}
 	for _, n := range texts {
 		fmt.Fprintf(log, "mwzk-grade: left out %s: a course platform's online text, not a hand-in\n", visible(n))
 	}
