@@ -225,8 +225,12 @@ func listSubmissions(dir string) (items []batchItem, texts []string, err error) 
 		}
 		if _, dup := seen[name]; dup {
 			// carol/ beside carol.zip: both are graded, the later one
-			// under its whole entry name, for the instructor to choose.
+			// under its whole entry name, for the instructor to choose;
+			// numbered where even that is taken (gradebook.csv's rename).
 			name = n
+			for k := 2; seen[name] != ""; k++ {
+				name = fmt.Sprintf("%s (%d)", n, k)
+			}
 		}
 		seen[name] = n
 		items = append(items, batchItem{name: name, path: filepath.Join(dir, n)})
