@@ -44,6 +44,9 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if items = withoutReports(items, o.out, log); len(items) == 0 {
+		return fmt.Errorf("--submissions %s: nothing in it but the reports folder --out %s", o.submissions, o.out)
+	}
 	for _, n := range texts {
 		fmt.Fprintf(log, "mwzk-grade: left out %s: a course platform's online text, not a hand-in\n", visible(n))
 	}
@@ -222,8 +225,12 @@ func listSubmissions(dir string) (items []batchItem, texts []string, err error) 
 		}
 		if _, dup := seen[name]; dup {
 			// carol/ beside carol.zip: both are graded, the later one
-			// under its whole entry name, for the instructor to choose.
+			// under its whole entry name, for the instructor to choose;
+			// numbered where even that is taken (gradebook.csv's rename).
 			name = n
+			for k := 2; seen[name] != ""; k++ {
+				name = fmt.Sprintf("%s (%d)", n, k)
+			}
 		}
 		seen[name] = n
 		items = append(items, batchItem{name: name, path: filepath.Join(dir, n)})
