@@ -399,12 +399,23 @@ func graderOwned(rel string) bool {
 	return strings.HasSuffix(rel, "_test.go") || rel == "go.mod" || rel == "go.sum" || rel == "Makefile"
 }
 
+// driveLetter says whether name starts with a Windows drive ("C:" alone or
+// "C:/..."), an absolute path in a zip made on Windows. A name such as
+// "A:5/x" from a tar is an ordinary folder name and passes.
+func driveLetter(name string) bool {
+	if len(name) < 2 || name[1] != ':' {
+		return false
+	}
+	c := name[0] | 0x20 // lower case
+	return c >= 'a' && c <= 'z' && (len(name) == 2 || name[2] == '/')
+}
+
 // checkName refuses an archive entry that could land outside the folder it
 // is unpacked into.
 func checkName(origin, name string) (string, error) {
 	clean := path.Clean(name)
 	switch {
-	case strings.HasPrefix(name, "/") || filepath.IsAbs(name) || len(name) > 1 && name[1] == ':': // C:/ of a Windows zip
+	case strings.HasPrefix(name, "/") || filepath.IsAbs(name) || driveLetter(name):
 		return "", fmt.Errorf("%w: %s: entry %q has an absolute path", errRefused, origin, name)
 	case strings.Contains(name, `\`):
 		return "", fmt.Errorf("%w: %s: entry %q has a \\ in its name (a Windows path? archive it with / as the separator, as tar does)", errRefused, origin, name)

@@ -62,3 +62,16 @@ func TestWindowsZipWithBackslashesIsGraded(t *testing.T) {
 		t.Errorf("a Unix zip with a backslash in a name: %v, want it refused for the backslash, not as an absolute path", err)
 	}
 }
+
+// TestColonInAFolderNameIsNoDrive: the check for a Windows drive
+// ("C:/x", an absolute path) refused every entry whose second character
+// is a colon, such as a tar's top folder "A:5" made on Linux, and with it
+// the whole hand-in.
+func TestColonInAFolderNameIsNoDrive(t *testing.T) {
+	for name, drive := range map[string]bool{"C:/x.go": true, "c:": true, "A:5/assignments/aufgabe5/x.go": false, "1:/x": false} {
+		_, err := checkName("h.tar.gz", name)
+		if refused := err != nil && strings.Contains(err.Error(), "absolute path"); refused != drive {
+			t.Errorf("entry %q: %v; refused as an absolute path %v, want %v", name, err, refused, drive)
+		}
+	}
+}
