@@ -27,10 +27,10 @@ func TestStubsHandedInAreNamed(t *testing.T) {
 	}
 }
 
-// handInNotes grades a hand-in of files (names in the graded folder),
+// handInGrade grades a hand-in of files (names in the graded folder),
 // with a comment added to service.go if changed, for 1 ms (the notes do
-// not wait for the tests), and returns its grade's notes.
-func handInNotes(t *testing.T, files map[string]string, changed bool) []string {
+// not wait for the tests), and returns its grade and the grader's output.
+func handInGrade(t *testing.T, files map[string]string, changed bool) (*Report, string) {
 	t.Helper()
 	tree := map[string]string{}
 	for n, data := range files {
@@ -48,6 +48,13 @@ func handInNotes(t *testing.T, files map[string]string, changed bool) []string {
 	if err != nil {
 		t.Fatalf("no grade.json (%v); output:\n%s", err, log.String())
 	}
+	return rep, log.String()
+}
+
+// handInNotes is handInGrade's notes.
+func handInNotes(t *testing.T, files map[string]string, changed bool) []string {
+	t.Helper()
+	rep, _ := handInGrade(t, files, changed)
 	return rep.Notes
 }
 
@@ -72,26 +79,13 @@ func TestStubsNoteInGradebook(t *testing.T) {
 // runs' problems, and the gradebook's note still says it.
 func TestStubsNoteHasItsOwnHeading(t *testing.T) {
 	root := testRoot(t, false)
-	dir := t.TempDir()
-	files := map[string]string{}
-	for n, data := range folderFiles(t, root, gradedDir) {
-		files[gradedDir+n] = data
-	}
-	writeTree(t, dir, files)
-	g := filepath.Join(t.TempDir(), "grade.json")
-	var log strings.Builder
-	mainErr(context.Background(), []string{"--submission", dir, "--timeout", "1ms", "--json", g}, &log)
-	rep, err := readJSON(g)
-	if err != nil {
-		t.Fatalf("no grade.json (%v); output:\n%s", err, log.String())
-	}
+	rep, txt := handInGrade(t, folderFiles(t, root, gradedDir), false)
 	if len(rep.Problems) == 0 {
 		t.Fatalf("a 1ms grading has no problems (the test needs that heading to be there): %+v", rep)
 	}
 	if slices.Contains(rep.Problems, stubsUnchanged) || !slices.Contains(rep.Notes, stubsUnchanged) {
 		t.Errorf("grade.json: problems %q, notes %q; want the stubs' note in notes only", rep.Problems, rep.Notes)
 	}
-	txt := log.String()
 	if p := section(txt, "\nProblems outside the tests"); strings.Contains(p, stubsUnchanged) {
 		t.Errorf("report.txt lists the stubs' note among the problems outside the tests:\n%s", p)
 	}
