@@ -206,8 +206,9 @@ func (c *conn) connectOnce(req *mwzookeeper.Request) (mwzookeeper.Response, bool
 
 // clientLeft says whether the client closed its side while the handshake
 // waited: a read that ends at once with EOF (or an error other than the
-// deadline) says so. A client sends nothing before its connect answer, so
-// the peek takes nothing a later read needs.
+// deadline) says so. A peek consumes nothing: a request sent ahead of the
+// connect answer stays for the reader, and its presence says the client is
+// still there.
 func (c *conn) clientLeft() bool {
 	if err := c.nc.SetReadDeadline(time.Now().Add(time.Millisecond)); err != nil {
 		return true
