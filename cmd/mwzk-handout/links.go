@@ -40,9 +40,13 @@ func brokenLinks(kept []file) []string {
 	return out
 }
 
-// codeFence is a fenced code block: text in it is shown as written, never
-// a link.
-var codeFence = regexp.MustCompile("(?ms)^```.*?^```")
+// codeFences are fenced code blocks, of backticks or of tildes (CommonMark
+// has both): text in them is shown as written, never a link. Go's regexp
+// has no back-references, so each kind is its own expression.
+var codeFences = []*regexp.Regexp{
+	regexp.MustCompile("(?ms)^```.*?^```"),
+	regexp.MustCompile("(?ms)^~~~.*?^~~~"),
+}
 
 // blankLine ends a paragraph, and with it any code span.
 var blankLine = regexp.MustCompile(`\n[ \t]*\n`)
@@ -55,7 +59,9 @@ var blankLine = regexp.MustCompile(`\n[ \t]*\n`)
 // the closing backtick of a wrapped span opened a span up to the next
 // one's, and a link between the two was lost.
 func withoutCode(md []byte) []byte {
-	md = codeFence.ReplaceAll(md, nil)
+	for _, f := range codeFences {
+		md = f.ReplaceAll(md, nil)
+	}
 	out := make([]byte, 0, len(md))
 	for len(md) > 0 {
 		end := len(md)

@@ -27,3 +27,15 @@ func TestBrokenLinkBesideWrappedCode(t *testing.T) {
 		t.Errorf("brokenLinks = %q, want %q", got, want)
 	}
 }
+
+// TestLinkInATildeFenceIsCode: a fenced block of tildes is code as much as
+// one of backticks; a link-shaped text in it ("[i](x.md)" in a Go snippet)
+// is no link, and a real link after the block still is one.
+func TestLinkInATildeFenceIsCode(t *testing.T) {
+	kept := []file{{path: "README.md", data: []byte("~~~go\nv := a[i](x.md)\n~~~\n\nSee [gone](docs/gone.md).\n")}}
+	got := brokenLinks(kept)
+	want := []string{"README.md links docs/gone.md, which the handout leaves out"}
+	if !slices.Equal(got, want) {
+		t.Errorf("brokenLinks = %q, want %q", got, want)
+	}
+}
