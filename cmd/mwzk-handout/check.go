@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -213,12 +214,19 @@ func copyReference(root, dir string) error {
 // step, with everything it started, when it runs longer. The end of ctx
 // stops it too: its process group (a group of its own, which a Ctrl-C at
 // the terminal does not reach) gets SIGINT, so go and make test clean up
-// their own temporary files, and is killed after stopGrace.
+// their own temporary files, and is killed after stopGrace, or at once on
+// a second signal.
 func run(ctx context.Context, dir string, s step, limit time.Duration, log io.Writer) ([]byte, error) {
 	start := time.Now()
 	fmt.Fprintf(log, "handout: %s ...\n", s.name)
 	cmd := exec.CommandContext(ctx, s.args[0], s.args[1:]...)
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) }
+	ended := make(chan struct{})
+	var hurried atomic.Bool
+	cmd.Cancel = func() error {
+		sig, stop := secondSignal()
+		go killOnSecondSignal(cmd, sig, stop, ended, &hurried)
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
+	}
 	cmd.WaitDelay = stopGrace
 	cmd.Dir = dir
 	cmd.Env = append(studentEnv(), "GOWORK=off")
@@ -226,7 +234,11 @@ func run(ctx context.Context, dir string, s step, limit time.Duration, log io.Wr
 		limit = 24 * time.Hour
 	}
 	out, err := procs.Run(cmd, limit)
+	close(ended)
 	took := time.Since(start).Round(100 * time.Millisecond)
+	if hurried.Load() {
+		return nil, fmt.Errorf("%w: %s in %s killed at once on a second signal after %s", errInterrupted, s.name, dir, took)
+	}
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%w: %s in %s stopped after %s", errInterrupted, s.name, dir, took)
 	}
@@ -238,6 +250,29 @@ func run(ctx context.Context, dir string, s step, limit time.Duration, log io.Wr
 	}
 	fmt.Fprintf(log, "handout: %s ok (%s)\n", s.name, took)
 	return out, nil
+}
+
+// secondSignal starts listening for a second Ctrl-C (or SIGTERM) while a
+// stopped step has its grace to end on its own: whoever presses it again
+// wants out now, not stopGrace later. A variable so that a test can send
+// one without signalling itself.
+var secondSignal = func() (<-chan os.Signal, func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	return ch, func() { signal.Stop(ch) }
+}
+
+// killOnSecondSignal kills the step's process group when sig comes before
+// the step ended, and notes that in hurried (run says so: the step's own
+// cleanup did not run).
+func killOnSecondSignal(cmd *exec.Cmd, sig <-chan os.Signal, stop func(), ended <-chan struct{}, hurried *atomic.Bool) {
+	defer stop()
+	select {
+	case <-sig:
+		hurried.Store(true)
+		_ = procs.KillGroup(cmd)
+	case <-ended:
+	}
 }
 
 // studentEnv is the environment without the variables grading sets.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -178,4 +179,48 @@ func (o *outputLines) text() string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return strings.Join(o.lines, "\n")
+}
+
+// TestSecondSignalKillsTheStepAtOnce: a step stopped by Ctrl-C has
+// stopGrace (10 s) to end on its own, and a second Ctrl-C in that time was
+// swallowed: the user waited the whole grace for a step that ignores
+// SIGINT. A second signal now kills the step's group at once. The step
+// here ignores SIGINT (its sleep inherits that) and says when it runs.
+func TestSecondSignalKillsTheStepAtOnce(t *testing.T) {
+	sig := make(chan os.Signal, 1)
+	listening := make(chan struct{})
+	old := secondSignal
+	secondSignal = func() (<-chan os.Signal, func()) {
+		close(listening)
+		return sig, func() {}
+	}
+	t.Cleanup(func() { secondSignal = old })
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := step{"a step that ignores SIGINT", []string{"sh", "-c", `trap "" INT; : > started; exec sleep 60`}}
+	type result struct {
+		err  error
+		took time.Duration
+	}
+	done := make(chan result, 1)
+	go func() {
+		start := time.Now()
+		_, err := run(ctx, dir, s, 0, io.Discard)
+		done <- result{err, time.Since(start)}
+	}()
+	wait.For(t, "the step to start", 30*time.Second, func() bool {
+		_, err := os.Stat(filepath.Join(dir, "started"))
+		return err == nil
+	})
+	cancel()
+	<-listening
+	sig <- syscall.SIGINT
+	r := <-done
+	if !errors.Is(r.err, errInterrupted) || !strings.Contains(r.err.Error(), "killed at once on a second signal") {
+		t.Errorf("run = %v, want an interruption killed at once on a second signal", r.err)
+	}
+	if r.took >= stopGrace {
+		t.Errorf("the step ended after %s, the whole grace (%s): the second signal was not heeded", r.took, stopGrace)
+	}
 }
