@@ -36,6 +36,10 @@ type Config struct {
 	InitLimit   int           // initLimit in ticks (default 10)
 	SyncLimit   int           // syncLimit in ticks (default 5)
 	SnapCount   int           // snapCount: deliveries between snapshots (default 100000)
+	// SnapBytes (snapSizeLimitInKb, in KiB in the file): data delivered
+	// between snapshots, at the most (default DefaultSnapBytes; below
+	// zero: no limit). See KeySnapSizeLimit.
+	SnapBytes int64
 	// SkipFsync (forceSync=no; the default is yes) makes the log's group
 	// commit write without fsync, as ZooKeeper's forceSync=no: an ACK then
 	// vouches for the page cache, not the disk, so a machine crash (not a
@@ -139,6 +143,9 @@ func ConfigFromProperties(p *properties.Properties, single bool) (Config, error)
 	// against the file's folder a second time.
 	if c.DataSnapDir = p.Path("dataSnapDir", ""); c.DataSnapDir == "" {
 		c.DataSnapDir = c.DataLogDir
+	}
+	if err := c.readSnapSize(p); err != nil {
+		return c, err
 	}
 	if err := c.readForceSync(p); err != nil {
 		return c, err
@@ -342,6 +349,9 @@ func (c *Config) check(single bool) error {
 		if *d.v == 0 {
 			*d.v = d.def
 		}
+	}
+	if c.SnapBytes == 0 {
+		c.SnapBytes = DefaultSnapBytes
 	}
 	if c.DataSnapDir == "" {
 		c.DataSnapDir = c.DataLogDir

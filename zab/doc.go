@@ -75,7 +75,9 @@
 // myid, peer<i>=host:port[:observer], dataLogDir (required), dataSnapDir
 // (default: dataLogDir), tickTime (ms, default 2000), initLimit (ticks,
 // default 10), syncLimit (ticks, default 5), snapCount (deliveries between
-// snapshots, default 100000), forceSync (yes, the default, or no: the log
+// snapshots, default 100000), snapSizeLimitInKb (the data delivered between
+// snapshots, at most; default 65536, 0 for no limit: what a restart holds
+// in memory until it has delivered the log again), forceSync (yes, the default, or no: the log
 // is written but never fsynced, as ZooKeeper's forceSync=no; for
 // measuring only), and the logging keys log.level, log.file,
 // log.format (package logging). Every bad key or value is an error naming

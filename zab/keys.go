@@ -17,7 +17,7 @@ import (
 // reads more keys from the same file appends them here before it calls
 // ConfigFromProperties, or passes them to CheckKeys and UnknownKeys.
 var KnownKeys = []string{
-	"myid", "dataLogDir", "dataSnapDir", "tickTime", "initLimit", "syncLimit", "snapCount", KeyForceSync,
+	"myid", "dataLogDir", "dataSnapDir", "tickTime", "initLimit", "syncLimit", "snapCount", KeySnapSizeLimit, KeyForceSync,
 	KeyTraceFile, KeyTraceMaxMB, "clientPort", "maxClientCnxns", "minSessionTimeout", "maxSessionTimeout",
 }
 

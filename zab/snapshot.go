@@ -20,8 +20,10 @@ import (
 // measurement). The queued callbacks run, in order, once the snapshot is
 // written.
 type snapshotter struct {
-	since int        // deliveries since the newest snapshot
-	last  core.Entry // the newest delivery
+	since      int        // deliveries since the newest snapshot
+	sinceBytes int64      // their data (snapBytesDue)
+	lastSize   int64      // the newest snapshot's size, taken or restored
+	last       core.Entry // the newest delivery
 	// handed is last's zxid for other goroutines (PeerDeliveredAt): set
 	// with last, before the application's callback runs.
 	handed atomic.Uint64
@@ -34,11 +36,13 @@ type snapshotter struct {
 // savedSnap is the result of a background snapshot write.
 type savedSnap struct {
 	meta core.SnapshotMeta
+	size int64 // bytes GetState wrote
 	err  error
 }
 
 func (s *snapshotter) delivered(e core.Entry) {
 	s.since++
+	s.sinceBytes += int64(len(e.Data))
 	s.last = e
 	s.handed.Store(uint64(e.Zxid))
 }
@@ -50,7 +54,7 @@ func (s *snapshotter) restore(n *node, snap *core.Snapshot) error {
 	}
 	m := snap.Meta
 	s.last = core.Entry{Zxid: m.Zxid, Timestamp: m.Timestamp, Proposer: m.Proposer, Incarnation: m.Incarnation, Seq: m.Seq}
-	s.since = 0
+	s.since, s.sinceBytes, s.lastSize = 0, 0, int64(len(snap.Data))
 	// The restored snapshot is the one before the next: once that is taken,
 	// compact removes what precedes this one. Left at zero, a peer
 	// restarted after every snapshot would never compact.
@@ -63,12 +67,13 @@ func (s *snapshotter) restore(n *node, snap *core.Snapshot) error {
 	return nil
 }
 
-// maybeTake starts a snapshot once SnapCount deliveries have passed. While
-// one is being written no other starts. A failed snapshot is logged and
-// tried again SnapCount deliveries later: nothing is lost, the log just
-// stays longer.
+// maybeTake starts a snapshot once SnapCount deliveries have passed, or
+// their data reached SnapBytes (snapBytesDue). While one is being written
+// no other starts. A failed snapshot is logged and tried again as many
+// deliveries later: nothing is lost, the log just stays longer.
 func (s *snapshotter) maybeTake(n *node) {
-	if s.saving || s.since < n.cfg.SnapCount || s.last.Zxid == 0 || s.tidying() {
+	due := s.since >= n.cfg.SnapCount || s.snapBytesDue(n.cfg.SnapBytes)
+	if s.saving || !due || s.last.Zxid == 0 || s.tidying() {
 		return
 	}
 	// The log on disk must reach the snapshot: a quorum of followers may
@@ -78,7 +83,7 @@ func (s *snapshotter) maybeTake(n *node) {
 	if n.drain(); n.failure != nil {
 		return
 	}
-	s.since = 0
+	s.since, s.sinceBytes = 0, 0
 	l := s.last
 	meta := core.SnapshotMeta{Zxid: l.Zxid, Timestamp: l.Timestamp, Proposer: l.Proposer, Incarnation: l.Incarnation, Seq: l.Seq}
 	prev := s.prev
@@ -94,11 +99,11 @@ func (s *snapshotter) maybeTake(n *node) {
 	go func() {
 		defer close(tidied)
 		start := time.Now()
-		err := saveSnapshot(n, meta)
+		size, err := saveSnapshot(n, meta)
 		if took := time.Since(start); took > time.Duration(n.cfg.SyncLimit)*n.cfg.TickTime {
 			n.lg.WithField("took", took).Info("snapshot took longer than syncLimit; callbacks waited meanwhile")
 		}
-		n.snapDone <- savedSnap{meta: meta, err: err} // buffered: the callbacks go on now
+		n.snapDone <- savedSnap{meta: meta, size: size, err: err} // buffered: the callbacks go on now
 		if err == nil && prev != 0 {
 			// After the callbacks are released and off the protocol
 			// goroutine: unlinking a 64 MiB log file took 30-130 ms, which
@@ -142,7 +147,7 @@ func (s *snapshotter) done(n *node, r savedSnap) error {
 	if r.err != nil {
 		n.lg.WithError(r.err).Error("no snapshot taken")
 	} else {
-		s.prev = r.meta.Zxid
+		s.prev, s.lastSize = r.meta.Zxid, r.size
 		n.lg.WithField("zxid", r.meta.Zxid.String()).Info("snapshot taken")
 	}
 	q := s.queued
@@ -180,17 +185,24 @@ func (s *snapshotter) abandon(n *node) {
 }
 
 // saveSnapshot streams GetState to the snapshot store when it can, so a
-// large state is not held in memory twice.
-func saveSnapshot(n *node, meta core.SnapshotMeta) error {
+// large state is not held in memory twice. It returns the state's size.
+func saveSnapshot(n *node, meta core.SnapshotMeta) (int64, error) {
 	type streamer interface {
 		SaveFrom(core.SnapshotMeta, func(io.Writer) error) error
 	}
 	if st, ok := n.store.Snapshots.(streamer); ok {
-		return st.SaveFrom(meta, n.cb.GetState)
+		var size int64
+		err := st.SaveFrom(meta, func(w io.Writer) error {
+			cw := &countingWriter{w: w}
+			err := n.cb.GetState(cw)
+			size = cw.n
+			return err
+		})
+		return size, err
 	}
 	var buf bytes.Buffer
 	if err := n.cb.GetState(&buf); err != nil {
-		return fmt.Errorf("GetState: %w", err)
+		return 0, fmt.Errorf("GetState: %w", err)
 	}
-	return n.store.Snapshots.Save(core.Snapshot{Meta: meta, Data: buf.Bytes()})
+	return int64(buf.Len()), n.store.Snapshots.Save(core.Snapshot{Meta: meta, Data: buf.Bytes()})
 }
