@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -10,17 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 )
-
-// gradebookFile is the gradebook's name in the output folder, beside
-// the hand-ins' report folders.
-const gradebookFile = "gradebook.csv"
-
-// gradebookHeader is the first line of gradebook.csv.
-var gradebookHeader = []string{"submission", "status", "total", "possible", "bonus", "A5.1", "A5.2", "A5.3", "A5.4", "A5.5", "A5.6", "A5.7", "sha256", "seconds", "note"}
 
 // batchItem is one entry of the submissions folder.
 type batchItem struct {
@@ -432,148 +423,6 @@ func progressLine(it *batchItem) string {
 		return s + " (unchanged since the last grading: not graded again)"
 	}
 	return s + fmt.Sprintf(" (%.0f s)", r.Seconds)
-}
-
-// reportNote says in one line why a submission earned nothing by the
-// usual way: what refused it, the compiler's first line, where it hung.
-func reportNote(r *Report) string {
-	var n string
-	switch r.Status {
-	case "refused":
-		if len(r.Problems) > 0 {
-			n = r.Problems[0]
-		}
-	case "compile-error":
-		for _, l := range r.Compile {
-			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-				n = l
-				break
-			}
-		}
-	case "timeout":
-		n = "time ran out"
-		if slices.Contains(r.Problems, noCompile) {
-			n = "time ran out while the code was compiled"
-		}
-		for _, p := range r.Problems {
-			if _, where, ok := strings.Cut(p, "(a call that never returns?): "); ok {
-				n = "stuck in " + where
-			}
-		}
-	case "graded":
-		if n = crashNote(r); n == "" {
-			n = copyNote(r)
-		}
-	}
-	if r := []rune(n); len(r) > 200 {
-		n = string(r[:197]) + "..." // whole characters: the note is UTF-8 text
-	}
-	return n
-}
-
-// crashNote is the note of a graded run that ended early: out of memory,
-// or a suite that never started its tests (a panic in an init), with the
-// first line that says why; "" for a run that ended normally.
-func crashNote(r *Report) string {
-	problems := r.Problems
-	for _, p := range problems {
-		if i := strings.Index(p, outOfMemory); i >= 0 {
-			return p[i:]
-		}
-	}
-	if !r.NeverStarted() {
-		return ""
-	}
-	for i, p := range problems {
-		if strings.HasSuffix(p, noManifest) {
-			for _, q := range problems[i+1:] {
-				if !strings.Contains(q, "no signed result") {
-					return "the tests never started: " + q
-				}
-			}
-			return "the tests never started"
-		}
-	}
-	return ""
-}
-
-// writeGradebook writes one line per submission.
-func writeGradebook(file string, items []batchItem) error {
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write(gradebookHeader)
-	possible := possibleByPart(items)
-	for _, it := range items {
-		switch {
-		case it.rep == nil: // an interrupted batch's, never graded: still a row
-			row := make([]string, len(gradebookHeader))
-			row[0], row[1] = csvText(it.name), "not graded"
-			row[len(row)-1] = "the batch was interrupted before this hand-in was graded: run it again"
-			w.Write(row)
-		case it.earlier:
-			row := gradebookRow(it.name, it.rep, possible[it.rep.Part])
-			row[len(row)-1] = strings.TrimSuffix("from an earlier batch (this one was interrupted before it); "+row[len(row)-1], "; ")
-			w.Write(row)
-		default:
-			w.Write(gradebookRow(it.name, it.rep, possible[it.rep.Part]))
-		}
-	}
-	w.Flush()
-	return errors.Join(w.Error(), f.Close())
-}
-
-// possibleByPart is what a gradebook's total is out of, per graded part
-// ("" for all): the most any of its reports offers. A run's manifest
-// counts hidden tests (EXTRA); a hand-in refused or not compiled never ran
-// and knows only the suite's own tests, and its row must not say 30 where
-// its classmates' say 33.
-func possibleByPart(items []batchItem) map[string]int {
-	m := map[string]int{}
-	for _, it := range items {
-		if it.rep != nil {
-			m[it.rep.Part] = max(m[it.rep.Part], it.rep.Required.Possible)
-		}
-	}
-	return m
-}
-
-func gradebookRow(name string, r *Report, possible int) []string {
-	bonus := "" // a batch of one required part graded no bonus part
-	if r.ShowsBonus() {
-		bonus = strconv.Itoa(r.Bonus.Earned)
-	}
-	// possible: what total is out of, 100, or a part's alone (PART=A5.1:
-	// 30), so that a part-only gradebook does not pass for a whole one.
-	// An optional part alone (PART=A5.6) has no required total: empty
-	// cells, as the reports show none, not a total of 0 out of 0.
-	total, outOf := "", ""
-	if r.ShowsRequired() {
-		total, outOf = strconv.Itoa(r.Required.Earned), strconv.Itoa(possible)
-	}
-	row := []string{csvText(name), csvText(r.Status), total, outOf, bonus}
-	for _, id := range gradebookHeader[5:12] {
-		i := slices.IndexFunc(r.Parts, func(p PartGrade) bool { return p.ID == id })
-		if i < 0 {
-			row = append(row, "")
-			continue
-		}
-		row = append(row, strconv.Itoa(r.Parts[i].Score.Earned))
-	}
-	return append(row, csvText(r.SHA256), strconv.FormatFloat(r.Seconds, 'f', 1, 64), csvText(reportNote(r)))
-}
-
-// csvText is a text cell of the gradebook. The hand-in's file name and
-// the note (a compiler line, a refusal) come from the student: a cell
-// starting with = + - @, a tab or a CR is a formula in a spreadsheet
-// program, so it gets a leading ' (OWASP's advice on CSV injection).
-func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }
 
 // seenByGoTool says whether dir lies in root's module where the go

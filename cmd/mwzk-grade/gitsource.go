@@ -50,7 +50,13 @@ func checkOwnRepo(dir, gd string) error {
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			return fmt.Errorf("%w: submission %s: its repository has a symbolic link %q (it must not reach outside the hand-in)", errRefused, dir, rel)
-		case rel == "commondir" || rel == "objects/info/alternates" || rel == "objects/info/http-alternates":
+		// EqualFold: on a case-insensitive disk (macOS, Windows) git
+		// opens objects/info/Alternates as well.
+		case strings.EqualFold(rel, "objects/info/alternates") || strings.EqualFold(rel, "objects/info/http-alternates"):
+			return fmt.Errorf("%w: submission %s: its repository borrows objects from another repository through %s "+
+				"(a clone made with --shared or --reference): its commit could be graded with files stored elsewhere on this machine; "+
+				"in the repository run git repack -a -d, then delete that file, and hand it in again", errRefused, dir, p)
+		case strings.EqualFold(rel, "commondir"):
 			return fmt.Errorf("%w: submission %s: its repository takes refs or objects from elsewhere (%s); hand in a plain clone", errRefused, dir, rel)
 		}
 		return nil

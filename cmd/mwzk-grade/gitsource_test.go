@@ -222,3 +222,40 @@ func TestRepositoriesOfEitherHashAreRead(t *testing.T) {
 		t.Errorf("a sha1 repository with GIT_DEFAULT_HASH=sha256: %v, files %v", err, sub)
 	}
 }
+
+// TestGitAlternatesAreRefusedWithTheFix: a clone made with --shared keeps
+// no objects of its own, only objects/info/alternates naming the
+// repository it was cloned from: graded through it, its commit's files
+// came from elsewhere on the instructor's machine (another student's
+// hand-in, say). It is refused with the file named and the fix, and the
+// fix makes it gradable.
+func TestGitAlternatesAreRefusedWithTheFix(t *testing.T) {
+	subs := t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(subs))
+	alice := filepath.Join(subs, "alice")
+	gitRepo(t, alice, map[string]string{gradedDir + "a.go": "package aufgabe5 // alice\n"})
+	bob := filepath.Join(subs, "bob")
+	git := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("clone", "-q", "--shared", alice, bob)
+	alt := filepath.Join(bob, ".git", "objects", "info", "alternates")
+	if _, err := os.Stat(alt); err != nil {
+		t.Fatalf("git clone --shared made no alternates file: %v", err)
+	}
+	_, err := loadSubmission(bob, "")
+	if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), alt) || !strings.Contains(err.Error(), "git repack -a -d") {
+		t.Fatalf("a hand-in borrowing its objects through %s: %v; want refused, naming the file and git repack -a -d", alt, err)
+	}
+	git("-C", bob, "repack", "-q", "-a", "-d")
+	if err := os.Remove(alt); err != nil {
+		t.Fatal(err)
+	}
+	s, err := loadSubmission(bob, "")
+	if err != nil || !strings.Contains(string(s.Files["a.go"]), "alice") {
+		t.Fatalf("after git repack -a -d and removing %s: %v; want its commit graded", alt, err)
+	}
+}

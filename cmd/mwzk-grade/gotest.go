@@ -34,7 +34,8 @@ type run struct {
 	other    []string          // output not inside a test: panics, timeouts
 	exitErr  error
 	timedOut bool
-	memCap   int64 // the sandbox's memory cap (0: unconfined), for the report
+	limit    string // which limit its -test.timeout was (runSpec.limitNote)
+	memCap   int64  // the sandbox's memory cap (0: unconfined), for the report
 
 	kept, otherKept int64 // output kept in tests and in other (capped.go)
 	otherCut        int64 // bytes of other not kept
@@ -119,3 +120,8 @@ func failureLines(lines []string, max int) []string {
 
 // errTimeout is a submission that did not finish in its time.
 var errTimeout = context.DeadlineExceeded
+
+// errRunTimeout is a submission whose time was not up, but a run's own
+// -test.timeout stopped it: "grading did not finish within" the whole
+// time was untrue there (it took 57 s of 1m0s).
+var errRunTimeout = fmt.Errorf("%w: a run was stopped at its time limit", errTimeout)

@@ -118,7 +118,11 @@ func gradeSubmission(ctx context.Context, root string, o options, sub *submissio
 		rep.Compile = strings.Split(strings.TrimPrefix(err.Error(), errCompile.Error()+":\n"), "\n")
 	case errors.Is(err, errTimeout):
 		rep.Status = "timeout"
-		rep.Problems = append(rep.Problems, fmt.Sprintf("grading did not finish within %v", o.total()))
+		if errors.Is(err, errRunTimeout) {
+			rep.Problems = append(rep.Problems, "a run was stopped at its time limit before its tests finished (its lines above say which limit)")
+		} else {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("grading did not finish within %v", o.total()))
+		}
 		if errors.Is(err, errCompileTime) {
 			rep.Problems = append(rep.Problems, noCompile)
 		}
@@ -166,7 +170,7 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 		if o.repeat > 1 {
 			fmt.Fprintf(log, "mwzk-grade: %s: run %d/%d …\n", sub.Name, k+1, o.repeat)
 		}
-		spec := runSpec{part: o.part, timeout: o.timeout, ports: o.ports, pictures: runPictures(o.pictures, k, o.repeat),
+		spec := runSpec{part: o.part, timeout: o.timeout, run: k, runs: o.repeat, ports: o.ports, pictures: runPictures(o.pictures, k, o.repeat),
 			seed: o.seed, replay: o.replayCommand(), jailed: jailed}
 		if k < len(o.seeds) {
 			spec.seeds = o.seeds[k]
@@ -190,8 +194,11 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 	score(rep, runs, o.part)
 	attachPictures(rep, o.pictures, o.picturesBase, o.repeat) // a run cut short left its pages in its run's folder too
 	rep.Seeds = seedsOf(runs)
-	if ctx.Err() != nil || slices.ContainsFunc(runs, func(r *run) bool { return r.timedOut }) {
+	if ctx.Err() != nil {
 		return errTimeout
+	}
+	if slices.ContainsFunc(runs, func(r *run) bool { return r.timedOut }) {
+		return errRunTimeout
 	}
 	return nil
 }

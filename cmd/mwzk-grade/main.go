@@ -262,13 +262,29 @@ func gradeOne(ctx context.Context, root string, o options, stdout io.Writer) err
 			fmt.Fprintf(stdout, "\nwrote %s\n", file)
 		}
 	}
+	verr := judgeVariant(o, rep, stdout)
 	switch {
 	case gerr == nil:
-		return nil
+		return verr
 	case rep == nil || rep.Status == "":
 		return gerr
 	}
-	return fmt.Errorf("%s: %s", sub.Name, rep.Status)
+	return errors.Join(fmt.Errorf("%s: %s", sub.Name, rep.Status), verr)
+}
+
+// judgeVariant ends the report of a --variant (make grade-variant) with
+// whether each line of its preamble held: the instructor writing a new
+// variant learns it here, not only from the variants test. A grading that
+// ran no test (refused, not compiled) has nothing to judge.
+func judgeVariant(o options, rep *Report, stdout io.Writer) error {
+	if o.variant == "" || rep == nil || (rep.Status != "graded" && rep.Status != "timeout") {
+		return nil
+	}
+	v, err := loadVariant(o.variant)
+	if err != nil {
+		return err
+	}
+	return printVerdicts(stdout, v, *rep)
 }
 
 // refuseOne ends a single grading whose --submission could not be read

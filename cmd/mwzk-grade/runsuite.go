@@ -34,7 +34,9 @@ const sealEnv = gradeseal.EnvVar + "=3,4"
 type runSpec struct {
 	part     string           // "" for every part
 	seeds    map[string]int64 // per test, to replay a grading
-	timeout  time.Duration    // the binary's own -test.timeout
+	timeout  time.Duration    // the binary's own -test.timeout: one run's time (--timeout)
+	run      int              // which of runs this is, from 0
+	runs     int              // how many runs share the submission's time (--repeat)
 	ports    string           // MWZK_PORTS for this submission, "" for any
 	pictures string           // ZABLAB_ARTIFACTS for this run, "" to leave it alone
 	seed     string           // MWZK_SEED for every randomized test, "" for drawn seeds
@@ -69,8 +71,10 @@ func runSuite(ctx context.Context, t *tree, bin string, spec runSpec) (*run, err
 		resW.Close()
 		return nil, err
 	}
+	own := spec.timeout
 	if dl, ok := ctx.Deadline(); ok {
-		spec.timeout = min(spec.timeout, suiteTimeout(time.Until(dl)))
+		// Whole hundredths: Go's report says the figure ("53.19s").
+		spec.timeout = min(spec.timeout, suiteTimeout(time.Until(dl)).Truncate(10*time.Millisecond))
 	}
 	cmd, jr, err := suiteCommand(ctx, t, bin, spec)
 	if err != nil {
@@ -91,11 +95,31 @@ func runSuite(ctx context.Context, t *tree, bin string, spec runSpec) (*run, err
 		return nil, err
 	}
 	r.problems = append(r.problems, problems...)
+	r.limit = spec.limitNote(own)
 	if spec.jailed {
 		r.memCap = jailMemory
 	}
 	r.finish(ctx, spec.part)
 	return r, nil
+}
+
+// limitNote says which limit the run's -test.timeout was, for the report
+// of a run it stopped: its own --timeout, or less where the submission's
+// time (--timeout for each of its runs) had less left when it began. Go
+// says only the figure, and two runs of one hand-in stopped "after 1m0s"
+// and "after 53.19s" with nothing to tell why.
+func (s runSpec) limitNote(own time.Duration) string {
+	if s.timeout >= own {
+		return fmt.Sprintf("the run's own limit (--timeout %v)", own)
+	}
+	whole, before := fmt.Sprintf("%v", own), "the compile"
+	if s.runs > 1 {
+		whole = fmt.Sprintf("%v: %d runs of --timeout %v", own*time.Duration(s.runs), s.runs, own)
+	}
+	if s.run > 0 {
+		before = "the compile and the runs before it"
+	}
+	return fmt.Sprintf("all that was left of the submission's time (%s) when this run began, less a margin for Go's timeout report: %s took the rest", whole, before)
 }
 
 // suiteCommand is the binary's command line, as go test would run it, in

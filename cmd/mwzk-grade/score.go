@@ -263,7 +263,7 @@ func otherProblems(r *run) []string {
 	stuck, goTimedOut := findStuck(r.other)
 	goTimedOut = goTimedOut && r.timedOut // else only the graded code's words
 	if goTimedOut {
-		out = append(out, stuck.lines()...)
+		out = append(out, stuck.lines(r.limit)...)
 	} else if r.timedOut {
 		out = append(out, "the run was stopped: the submission's time was up")
 	}

@@ -78,9 +78,14 @@ func findStuck(lines []string) (s stuckReport, ok bool) {
 	return s, true
 }
 
-// lines says the report's problems for a timed-out run.
-func (s stuckReport) lines() []string {
-	out := []string{fmt.Sprintf("the suite's time ran out after %s", s.after)}
+// lines says the report's problems for a timed-out run; limit says which
+// limit that was (runSpec.limitNote), "" where it is not known.
+func (s stuckReport) lines(limit string) []string {
+	first := fmt.Sprintf("the suite's time ran out after %s", s.after)
+	if limit != "" {
+		first += ", " + limit
+	}
+	out := []string{first}
 	if len(s.running) > 0 {
 		out = append(out, "still running then: "+strings.Join(s.running, ", "))
 	}

@@ -37,6 +37,6 @@ created by zablab/assignments/aufgabe5.(*Service).Start in goroutine 7
 		t.Fatal("timeout not found")
 	}
 	if len(s.frames) == 0 {
-		t.Errorf("goroutine 22 is blocked on a channel in (*Service).propose (service.go:57), yet frames is empty (loops %q); the report says: %q", s.loops, s.lines())
+		t.Errorf("goroutine 22 is blocked on a channel in (*Service).propose (service.go:57), yet frames is empty (loops %q); the report says: %q", s.loops, s.lines(""))
 	}
 }

@@ -44,7 +44,7 @@ func TestFindStuckTellsALoopFromABlock(t *testing.T) {
 	if !ok || len(s.frames) != 0 || !slices.Equal(s.loops, []string{"(*Service).Start (service.go:4)"}) {
 		t.Fatalf("findStuck: %+v, %v; want the Start frame as a loop, not as blocked", s, ok)
 	}
-	r := &Report{Status: "timeout", Problems: s.lines()}
+	r := &Report{Status: "timeout", Problems: s.lines("")}
 	if n := reportNote(r); strings.Contains(n, "stuck in") {
 		t.Errorf("gradebook note %q for code that waited in a select loop", n)
 	}
