@@ -173,7 +173,7 @@ func (r *cleanRepo) remove() {
 // looking anywhere else (a parent folder's repository, say).
 func (r *cleanRepo) git(args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(r.ctx, "git", append([]string{"--git-dir=" + r.dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_OBJECT_DIRECTORY="+r.objects)
+	cmd.Env = append(gitEnv(), "GIT_CONFIG_NOSYSTEM=1", "GIT_OBJECT_DIRECTORY="+r.objects)
 	inGroup(cmd)
 	return cmd
 }

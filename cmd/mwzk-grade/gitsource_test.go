@@ -259,3 +259,27 @@ func TestGitAlternatesAreRefusedWithTheFix(t *testing.T) {
 		t.Fatalf("after git repack -a -d and removing %s: %v; want its commit graded", alt, err)
 	}
 }
+
+// TestGraderIgnoresTheInstructorsGitVariables: the grader's own git calls
+// inherited the instructor's environment, so GIT_ALTERNATE_OBJECT_DIRECTORIES
+// set there (for some other work in that shell) let a hand-in whose
+// objects are missing be graded from another repository's objects. Bob's
+// clone here lost its alternates file without a repack: it holds no
+// objects of its own, and must not be graded from alice's.
+func TestGraderIgnoresTheInstructorsGitVariables(t *testing.T) {
+	subs := t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(subs))
+	alice := filepath.Join(subs, "alice")
+	gitRepo(t, alice, map[string]string{gradedDir + "a.go": "package aufgabe5 // alice\n"})
+	bob := filepath.Join(subs, "bob")
+	if out, err := exec.Command("git", "clone", "-q", "--shared", alice, bob).CombinedOutput(); err != nil {
+		t.Fatalf("git clone --shared: %v\n%s", err, out)
+	}
+	if err := os.Remove(filepath.Join(bob, ".git", "objects", "info", "alternates")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", filepath.Join(alice, ".git", "objects"))
+	if s, err := loadSubmission(bob, ""); err == nil {
+		t.Fatalf("bob's repository has no objects, yet it was graded (a.go: %q): the instructor's GIT_ALTERNATE_OBJECT_DIRECTORIES lent it alice's", s.Files["a.go"])
+	}
+}

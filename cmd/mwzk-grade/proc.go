@@ -1,6 +1,10 @@
 package main
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+	"strings"
+)
 
 // helperCommand is a helper process of the grader's (git, test2json, go
 // env) in a process group of its own: a Ctrl-C in the terminal reaches
@@ -9,6 +13,25 @@ import "os/exec"
 // lost results).
 func helperCommand(name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(name, args...)
+	if name == "git" {
+		cmd.Env = gitEnv()
+	}
 	inGroup(cmd)
 	return cmd
+}
+
+// gitEnv is the grader's environment for git: without the instructor's
+// GIT_* variables, which could point git at other repositories' objects
+// (GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_OBJECT_DIRECTORY) or another
+// repository altogether (GIT_DIR) and grade what the hand-in does not
+// hold. GIT_CEILING_DIRECTORIES stays: it only stops git's search upwards.
+func gitEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "GIT_CEILING_DIRECTORIES=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
 }
