@@ -312,14 +312,7 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 	var emptyACL *wire.EmptyACLError
 	switch {
 	case h.Op == mwzookeeper.OpAuth:
-		c.enqueue(s)
-		if err := c.auth(body); err != nil {
-			// ZooKeeper answers AuthFailed, then closes the connection.
-			s.completeAuth(err)
-			c.drain()
-			return false
-		}
-		s.completeAuth(nil)
+		return c.authRequest(s, body)
 	case h.Op == mwzookeeper.OpSASL && err == nil:
 		return c.sasl(s)
 	case errors.As(err, &emptyACL):
@@ -328,6 +321,12 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 	case errors.Is(err, wire.ErrUnknownOp) || errors.Is(err, wire.ErrOpNotInMulti):
 		c.enqueue(s)
 		s.completeErr(c.refusedOp(h.Op, err))
+	case errors.Is(err, wire.ErrBadBody) && h.Op != mwzookeeper.OpSASL:
+		// ZooKeeper 3.8 answers a body cut short MarshallingError and
+		// keeps the connection (a SASL token cut short closes it there).
+		c.log.WithError(err).Debug("request body does not fit its record: answered MarshallingError")
+		c.enqueue(s)
+		s.completeErr(fmt.Errorf("%w: %v", mwzookeeper.ErrMarshallingError, err))
 	case err != nil:
 		c.putBack(s)
 		c.close("malformed request: " + err.Error())
@@ -364,6 +363,25 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 }
 
 func noReply(*mwzookeeper.Response) {}
+
+// authRequest answers an auth packet; false: stop reading. ZooKeeper
+// answers AuthFailed, then closes the connection; a packet it cannot read
+// (cut short) closes the connection without an answer.
+func (c *conn) authRequest(s *slot, body []byte) bool {
+	err := c.auth(body)
+	if errors.Is(err, errAuthCut) {
+		c.putBack(s)
+		c.close("malformed auth packet: " + err.Error())
+		return false
+	}
+	c.enqueue(s)
+	s.completeAuth(err)
+	if err != nil {
+		c.drain()
+		return false
+	}
+	return true
+}
 
 // refusedOp is ZooKeeper's answer to a request it reads but does not take;
 // the connection stays, as do the client's requests in flight on it.

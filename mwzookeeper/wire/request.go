@@ -31,7 +31,9 @@ type Header struct {
 // *EmptyACLError (ErrEmptyACL): ZooKeeper answers it InvalidACL. For auth, req.Op is OpAuth and the caller decodes the rest with
 // DecodeAuth(body[8:]). Any other opcode returns the header and
 // ErrUnknownOp; a multi holding an op it does not take returns the header
-// and ErrOpNotInMulti; a header that does not fit returns ErrMalformed.
+// and ErrOpNotInMulti; a body that does not fit its record returns the
+// header and ErrBadBody (with ErrMalformed); a header that does not fit
+// returns ErrMalformed alone. Bytes after the record are ignored.
 func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 	*req = mw.Request{}
 	d := decoder{b: body, record: "RequestHeader"}
@@ -89,15 +91,17 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 
 // finishRequest is DecodeRequest's verdict on a decoded body: a multi
 // holding an op it does not take keeps its header (the server answers it),
-// a malformed or overlong body leaves req empty.
+// a malformed body leaves req empty and is ErrBadBody. Bytes left over
+// after the record are ignored, as ZooKeeper 3.8 reads a request's record
+// and no further (it answers such a request as if they were not there).
 func finishRequest(d *decoder, req *mw.Request, empty *EmptyACLError) error {
 	if errors.Is(d.err, ErrOpNotInMulti) {
 		*req = mw.Request{Op: req.Op, Xid: req.Xid}
 		return d.err
 	}
-	if err := d.end(); err != nil {
+	if d.err != nil {
 		*req = mw.Request{}
-		return err
+		return fmt.Errorf("%w (%w)", ErrBadBody, d.err)
 	}
 	if empty != nil {
 		return empty
