@@ -52,7 +52,7 @@ type conn struct {
 	timed    []timedReply // measured writes whose replies are in out (stages.go)
 	spareTmd []timedReply // the writer's last timed, for reuse
 	seq      uint64       // sequence number of the newest slot
-	zxid     int64        // newest zxid sent: the header of pings
+	zxid     int64        // newest zxid sent (at first the connect's): the header of pings
 	draining bool         // no more requests; close once everything owed is written
 	closed   bool
 	// ids is who the client is authenticated as (auth.go), the ip
@@ -268,6 +268,13 @@ func (c *conn) connected(req *mwzookeeper.Request, creq wire.ConnectRequest, res
 	}
 	c.pingReq = mwzookeeper.Request{Op: mwzookeeper.OpPing, Session: id}
 	c.timeout.Store(int64(t))
+	// The replies the server makes (pings, whoAmI) carry the newest zxid
+	// the connection has sent; before any other reply that is the
+	// connect's (a new session's own zxid), as ZooKeeper 3.8 sends the
+	// zxid it has processed there, not 0.
+	c.mu.Lock()
+	c.zxid = max(c.zxid, resp.Zxid)
+	c.mu.Unlock()
 	frame := wire.AppendConnectResponse(nil, wire.ConnectResponse{Timeout: t, SessionID: id, Password: resp.Password}, creq.HasReadOnly)
 	if !c.srv.bind(c, id, frame) {
 		c.closeQuiet("refused: the replica stopped serving during the handshake")
