@@ -47,6 +47,21 @@ func cutShortCases() []struct {
 		{"auth, scheme cut", be32(be32(reqHeader(-4, mw.OpAuth), 0), 100)},
 		{"sasl, token cut", be32(reqHeader(5, mw.OpSASL), 100)},
 		{"header cut to 6 bytes", []byte{0, 0, 0, 5, 0, 0}},
+		{"getData, null path", append(be32(reqHeader(5, mw.OpGetData), -1), 0)},
+		{"exists, null path", append(be32(reqHeader(5, mw.OpExists), -1), 0)},
+		{"getChildren, null path", append(be32(reqHeader(5, mw.OpGetChildren), -1), 0)},
+		{"getChildren2, null path", append(be32(reqHeader(5, mw.OpGetChildren2), -1), 0)},
+		{"getACL, null path", be32(reqHeader(5, mw.OpGetACL), -1)},
+		{"getAllChildrenNumber, null path", be32(reqHeader(5, mw.OpGetAllChildrenNumber), -1)},
+		{"delete, null path", be32(be32(reqHeader(5, mw.OpDelete), -1), -1)},
+		{"create, null path", append(be32(reqHeader(5, mw.OpCreate), -1), createBody("", 0)[4:]...)},
+		{"createContainer, null path", append(be32(reqHeader(5, mw.OpCreateContainer), -1), createBody("", 0)[4:]...)},
+		{"checkWatches, null path", be32(be32(reqHeader(5, mw.OpCheckWatches), -1), 1)},
+		{"removeWatches, null path", be32(be32(reqHeader(5, mw.OpRemoveWatches), -1), 1)},
+		{"setData, null path", be32(be32(be32(reqHeader(5, mw.OpSetData), -1), -1), -1)},
+		{"sync, null path", be32(reqHeader(5, mw.OpSync), -1)},
+		{"getEphemerals, null path", be32(reqHeader(5, mw.OpGetEphemerals), -1)},
+		{"addWatch, null path", be32(be32(reqHeader(5, mw.OpAddWatch), -1), 0)},
 		{"exists with 3 bytes left over", append(append(jstr(reqHeader(5, mw.OpExists), "/"), 0), 1, 2, 3)},
 		{"whoAmI with 3 bytes left over", append(reqHeader(5, mw.OpWhoAmI), 1, 2, 3)},
 	}
@@ -82,7 +97,10 @@ func cutShortScript(t *testing.T, addr string) []string {
 // TestCutShortRequestsAsZooKeeper: ZooKeeper 3.8 answers a request whose
 // header is whole but whose body is cut short or lies about a length
 // with MarshallingError (-5) and keeps the connection (the next request
-// is answered); it ignores bytes left over after the record; it closes
+// is answered), and so a null path where it cannot take one (getData,
+// exists, getChildren(2), getACL, getAllChildrenNumber, delete, the
+// creates, checkWatches: setData's is BadArguments, sync, getEphemerals
+// and addWatch take it); it ignores bytes left over after the record; it closes
 // the connection without a reply where the header itself, an auth or a
 // sasl packet is cut.
 func TestCutShortRequestsAsZooKeeper(t *testing.T) {

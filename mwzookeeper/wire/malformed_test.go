@@ -181,3 +181,18 @@ func TestIsFourLetterWord(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeRequestNullPath: a null path is ErrBadBody with the header
+// where ZooKeeper 3.8 answers MarshallingError (getData), and "" where it
+// takes one (sync).
+func TestDecodeRequestNullPath(t *testing.T) {
+	hdr := func(op mw.OpCode) []byte { return appendInt32(appendInt32(nil, 7), int32(op)) }
+	var req mw.Request
+	h, err := DecodeRequest(append(appendInt32(hdr(mw.OpGetData), -1), 0), &req)
+	if !errors.Is(err, ErrBadBody) || h.Xid != 7 || h.Op != mw.OpGetData {
+		t.Errorf("getData with a null path: header %+v, err %v; want xid 7 getData and ErrBadBody", h, err)
+	}
+	if _, err := DecodeRequest(appendInt32(hdr(mw.OpSync), -1), &req); err != nil || req.Path != "" {
+		t.Errorf("sync with a null path: path %q, err %v; want \"\" and no error", req.Path, err)
+	}
+}
