@@ -1,6 +1,8 @@
 package server
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -14,6 +16,9 @@ import (
 // adds that digest may do anything, whatever a node's ACL says.
 const KeySuperDigest = "zookeeper.DigestAuthenticationProvider.superDigest"
 
+// errAuthCut: an auth packet that does not fit its record.
+var errAuthCut = errors.New("auth packet cut short")
+
 // auth answers an auth packet as ZooKeeper 3.8's providers do: ip adds
 // the address the connection already has, digest adds the identity
 // user:base64(sha1(user:password)) (and ("super", "") first when it is the
@@ -22,11 +27,11 @@ const KeySuperDigest = "zookeeper.DigestAuthenticationProvider.superDigest"
 // answer, as ZooKeeper does.
 func (c *conn) auth(body []byte) error {
 	if len(body) < 8 {
-		return mwzookeeper.ErrMarshallingError
+		return fmt.Errorf("%w: auth packet of %d bytes", errAuthCut, len(body))
 	}
 	_, scheme, auth, err := wire.DecodeAuth(body[8:])
 	if err != nil {
-		return mwzookeeper.ErrMarshallingError
+		return fmt.Errorf("%w: %w", errAuthCut, err)
 	}
 	switch scheme {
 	case "ip":

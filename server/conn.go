@@ -52,7 +52,7 @@ type conn struct {
 	timed    []timedReply // measured writes whose replies are in out (stages.go)
 	spareTmd []timedReply // the writer's last timed, for reuse
 	seq      uint64       // sequence number of the newest slot
-	zxid     int64        // newest zxid sent: the header of pings
+	zxid     int64        // newest zxid sent (at first the connect's): the header of pings
 	draining bool         // no more requests; close once everything owed is written
 	closed   bool
 	// ids is who the client is authenticated as (auth.go), the ip
@@ -269,6 +269,13 @@ func (c *conn) connected(req *mwzookeeper.Request, creq wire.ConnectRequest, res
 	}
 	c.pingReq = mwzookeeper.Request{Op: mwzookeeper.OpPing, Session: id}
 	c.timeout.Store(int64(t))
+	// The replies the server makes (pings, whoAmI) carry the newest zxid
+	// the connection has sent; before any other reply that is the
+	// connect's (a new session's own zxid), as ZooKeeper 3.8 sends the
+	// zxid it has processed there, not 0.
+	c.mu.Lock()
+	c.zxid = max(c.zxid, resp.Zxid)
+	c.mu.Unlock()
 	frame := wire.AppendConnectResponse(nil, wire.ConnectResponse{Timeout: t, SessionID: id, Password: resp.Password}, creq.HasReadOnly)
 	if !c.srv.bind(c, id, frame) {
 		c.closeQuiet("refused: the replica stopped serving during the handshake")
@@ -313,14 +320,7 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 	var emptyACL *wire.EmptyACLError
 	switch {
 	case h.Op == mwzookeeper.OpAuth:
-		c.enqueue(s)
-		if err := c.auth(body); err != nil {
-			// ZooKeeper answers AuthFailed, then closes the connection.
-			s.completeAuth(err)
-			c.drain()
-			return false
-		}
-		s.completeAuth(nil)
+		return c.authRequest(s, body)
 	case h.Op == mwzookeeper.OpSASL && err == nil:
 		return c.sasl(s)
 	case errors.As(err, &emptyACL):
@@ -329,6 +329,12 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 	case errors.Is(err, wire.ErrUnknownOp) || errors.Is(err, wire.ErrOpNotInMulti):
 		c.enqueue(s)
 		s.completeErr(c.refusedOp(h.Op, err))
+	case errors.Is(err, wire.ErrBadBody) && h.Op != mwzookeeper.OpSASL:
+		// ZooKeeper 3.8 answers a body cut short MarshallingError and
+		// keeps the connection (a SASL token cut short closes it there).
+		c.log.WithError(err).Debug("request body does not fit its record: answered MarshallingError")
+		c.enqueue(s)
+		s.completeErr(fmt.Errorf("%w: %v", mwzookeeper.ErrMarshallingError, err))
 	case err != nil:
 		c.putBack(s)
 		c.close("malformed request: " + err.Error())
@@ -365,6 +371,25 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 }
 
 func noReply(*mwzookeeper.Response) {}
+
+// authRequest answers an auth packet; false: stop reading. ZooKeeper
+// answers AuthFailed, then closes the connection; a packet it cannot read
+// (cut short) closes the connection without an answer.
+func (c *conn) authRequest(s *slot, body []byte) bool {
+	err := c.auth(body)
+	if errors.Is(err, errAuthCut) {
+		c.putBack(s)
+		c.close("malformed auth packet: " + err.Error())
+		return false
+	}
+	c.enqueue(s)
+	s.completeAuth(err)
+	if err != nil {
+		c.drain()
+		return false
+	}
+	return true
+}
 
 // refusedOp is ZooKeeper's answer to a request it reads but does not take;
 // the connection stays, as do the client's requests in flight on it.

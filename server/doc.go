@@ -53,8 +53,11 @@
 // deadline applies to each 256 KiB written, so a live client that drains a
 // large burst slowly keeps its connection. An auth packet for a scheme
 // ZooKeeper has no provider for ("world" among them) is answered AuthFailed
-// and the connection closes, as in ZooKeeper 3.8. A malformed, oversized or half-sent frame closes that one connection
-// with a logged reason. While the Service says it cannot serve (its Zab peer
+// and the connection closes, as in ZooKeeper 3.8. A request whose header is
+// whole but whose body does not fit its record is answered MarshallingError
+// and the connection goes on, as in ZooKeeper 3.8; a malformed header, an
+// oversized or half-sent frame closes that one connection with a logged
+// reason. While the Service says it cannot serve (its Zab peer
 // is LOOKING), every client connection with a session is closed; a
 // handshake waits up to a second for a leader, and one the Service answers
 // ConnectionLoss asks again while its client stays, so a client does not

@@ -220,15 +220,25 @@ func TestBadConnections(t *testing.T) {
 	wait.For(t, "only the good connection left", 10*time.Second, func() bool { return numConns(s) == 1 })
 }
 
-// TestGarbageAfterHandshake closes a session's connection on a bad request
-// frame; a request it never finished is not half-applied.
+// TestGarbageAfterHandshake: a request whose body is cut short is
+// answered MarshallingError and not half-applied, and the connection goes
+// on (as ZooKeeper's: TestCutShortRequestsAsZooKeeper); a header cut
+// short closes the connection.
 func TestGarbageAfterHandshake(t *testing.T) {
 	s := startServer(t, newFake(), testProps)
 	r := dialRaw(t, s.Addr())
-	r.connect(0, make([]byte, 16), 1000)
-	r.frame([]byte{0, 0, 0, 1, 0, 0, 0, 1, 0xff, 0xff}) // create with a truncated path
+	r.connect(0, make([]byte, 16), 10000)
+	r.frame([]byte{0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 2, '/', 'g'}) // create /g, cut after its path
+	if xid, code := r.reply(); xid != 1 || code != int32(mw.CodeOf(mw.ErrMarshallingError)) {
+		t.Fatalf("create cut short: reply xid %d code %d, want xid 1 MarshallingError", xid, code)
+	}
+	r.request(2, mw.OpExists, "/g", false)
+	if xid, code := r.reply(); xid != 2 || code != int32(mw.CodeOf(mw.ErrNoNode)) {
+		t.Fatalf("exists /g after it: reply xid %d code %d, want xid 2 NoNode", xid, code)
+	}
+	r.frame([]byte{0, 0, 0, 3, 0, 0}) // a header cut short
 	if !r.closed() {
-		t.Fatal("a malformed request did not close the connection")
+		t.Fatal("a request header cut short did not close the connection")
 	}
 }
 

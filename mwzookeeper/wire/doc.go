@@ -14,7 +14,9 @@
 // its fields in order. Nothing in a frame says which record it holds: the
 // reader knows from where it is in the conversation and from the opcode.
 // ReadFrame reads one frame, bounded by MaxFrame; anything that does not
-// decode is ErrMalformed and the server closes that connection.
+// decode is ErrMalformed. A request whose header decodes but whose body
+// does not is also ErrBadBody, which the server answers MarshallingError
+// (as ZooKeeper 3.8); for anything else malformed it closes the connection.
 //
 // A connection whose first four bytes are letters is not a client but a
 // four-letter word (ruok, stat, mntr, ...): IsFourLetterWord tells them

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -31,7 +32,10 @@ type Header struct {
 // *EmptyACLError (ErrEmptyACL): ZooKeeper answers it InvalidACL. For auth, req.Op is OpAuth and the caller decodes the rest with
 // DecodeAuth(body[8:]). Any other opcode returns the header and
 // ErrUnknownOp; a multi holding an op it does not take returns the header
-// and ErrOpNotInMulti; a header that does not fit returns ErrMalformed.
+// and ErrOpNotInMulti; a body that does not fit its record returns the
+// header and ErrBadBody (with ErrMalformed), as does a null path where
+// ZooKeeper cannot take one (nullPathRefused); a header that does not fit
+// returns ErrMalformed alone. Bytes after the record are ignored.
 func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 	*req = mw.Request{}
 	d := decoder{b: body, record: "RequestHeader"}
@@ -41,6 +45,10 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 	}
 	req.Op, req.Xid = h.Op, h.Xid
 	d.record = h.Op.String()
+	if nullPathRefused(h.Op) && len(body) >= requestHeaderLen+4 && int32(binary.BigEndian.Uint32(body[requestHeaderLen:])) == -1 {
+		*req = mw.Request{}
+		return h, fmt.Errorf("%w (%w: %s.path is null)", ErrBadBody, ErrMalformed, h.Op)
+	}
 	var empty *EmptyACLError
 	switch h.Op {
 	case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL:
@@ -87,17 +95,34 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 	return h, finishRequest(&d, req, empty)
 }
 
+// nullPathRefused says whether op is a request whose first field, its
+// path, ZooKeeper 3.8 cannot take null: it answers MarshallingError there
+// (a NullPointerException on the path). setData's null path is
+// BadArguments there, and sync, getEphemerals, addWatch and removeWatches
+// take one; for those (and createTTL, not measured) a null path decodes
+// as "", as for the ops in a multi.
+func nullPathRefused(op mw.OpCode) bool {
+	switch op {
+	case mw.OpGetData, mw.OpExists, mw.OpGetChildren, mw.OpGetChildren2, mw.OpGetACL, mw.OpGetAllChildrenNumber,
+		mw.OpDelete, mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCheckWatches:
+		return true
+	}
+	return false
+}
+
 // finishRequest is DecodeRequest's verdict on a decoded body: a multi
 // holding an op it does not take keeps its header (the server answers it),
-// a malformed or overlong body leaves req empty.
+// a malformed body leaves req empty and is ErrBadBody. Bytes left over
+// after the record are ignored, as ZooKeeper 3.8 reads a request's record
+// and no further (it answers such a request as if they were not there).
 func finishRequest(d *decoder, req *mw.Request, empty *EmptyACLError) error {
 	if errors.Is(d.err, ErrOpNotInMulti) {
 		*req = mw.Request{Op: req.Op, Xid: req.Xid}
 		return d.err
 	}
-	if err := d.end(); err != nil {
+	if d.err != nil {
 		*req = mw.Request{}
-		return err
+		return fmt.Errorf("%w (%w)", ErrBadBody, d.err)
 	}
 	if empty != nil {
 		return empty

@@ -31,6 +31,12 @@ var (
 	// connection; DecodeRequest decodes the whole request and returns an
 	// *EmptyACLError, which matches this sentinel.
 	ErrEmptyACL = errors.New("wire: create with an empty ACL list")
+	// ErrBadBody: a request whose header is whole but whose body does not
+	// fit its opcode's record (cut short, or a length that lies). It
+	// comes with ErrMalformed; DecodeRequest returns the header with it,
+	// since ZooKeeper answers such a request MarshallingError and keeps
+	// the connection.
+	ErrBadBody = errors.New("wire: request body does not fit its record")
 )
 
 // EmptyACLError is what DecodeRequest returns for a create with an empty
