@@ -165,31 +165,9 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 		return err
 	}
 	rep.Unconfined = !jailed
-	var runs []*run
-	for k := range o.repeat {
-		if o.repeat > 1 {
-			fmt.Fprintf(log, "mwzk-grade: %s: run %d/%d …\n", sub.Name, k+1, o.repeat)
-		}
-		spec := runSpec{part: o.part, timeout: o.timeout, run: k, runs: o.repeat, ports: o.ports, pictures: runPictures(o.pictures, k, o.repeat),
-			seed: o.seed, replay: o.replayCommand(), jailed: jailed}
-		if k < len(o.seeds) {
-			spec.seeds = o.seeds[k]
-		}
-		r, err := runSuite(ctx, t, bin, spec)
-		if err != nil {
-			return err
-		}
-		runs = append(runs, r)
-		if o.repeat > 1 {
-			fmt.Fprintf(log, "mwzk-grade: %s: run %d/%d: %s\n", sub.Name, k+1, o.repeat, runSummary(r, o.part))
-		}
-		// Only the grader's own clock ends the runs early: a run that Go's
-		// -test.timeout stopped (or whose output only says so) is
-		// followed by the rest, each with its own time, and a test earns
-		// its points only by passing in all of them.
-		if ctx.Err() != nil {
-			break
-		}
+	runs, err := runRepeats(ctx, t, bin, o, sub.Name, jailed, log)
+	if err != nil {
+		return err
 	}
 	score(rep, runs, o.part)
 	attachPictures(rep, o.pictures, o.picturesBase, o.repeat) // a run cut short left its pages in its run's folder too
@@ -201,6 +179,38 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 		return errRunTimeout
 	}
 	return nil
+}
+
+// runRepeats runs the compiled suite o.repeat times (REPEAT), each run
+// with its own time limit, and says so on log when there is more than one.
+func runRepeats(ctx context.Context, t *tree, bin string, o options, name string, jailed bool, log io.Writer) ([]*run, error) {
+	var runs []*run
+	for k := range o.repeat {
+		if o.repeat > 1 {
+			fmt.Fprintf(log, "mwzk-grade: %s: run %d/%d …\n", name, k+1, o.repeat)
+		}
+		spec := runSpec{part: o.part, timeout: o.timeout, run: k, runs: o.repeat, ports: o.ports, pictures: runPictures(o.pictures, k, o.repeat),
+			seed: o.seed, replay: o.replayCommand(), jailed: jailed}
+		if k < len(o.seeds) {
+			spec.seeds = o.seeds[k]
+		}
+		r, err := runSuite(ctx, t, bin, spec)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+		if o.repeat > 1 {
+			fmt.Fprintf(log, "mwzk-grade: %s: run %d/%d: %s\n", name, k+1, o.repeat, runSummary(r, o.part))
+		}
+		// Only the grader's own clock ends the runs early: a run that Go's
+		// -test.timeout stopped (or whose output only says so) is
+		// followed by the rest, each with its own time, and a test earns
+		// its points only by passing in all of them.
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return runs, nil
 }
 
 // runSummary is one run's passes, for the progress line.
