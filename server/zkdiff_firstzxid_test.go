@@ -66,7 +66,7 @@ func firstZxidScript(t *testing.T, addr string) []string {
 // session's own createSession, at least), not 0; an auth reply carries 0.
 // Kept different: an idle connection's ping and whoAmI there carry the
 // zxid of another session's write since; here the newest zxid this
-// connection has sent (see docs/decisions.md).
+// connection has sent, as asking the Service at every ping would take its lock.
 func TestFirstZxidsAsZooKeeper(t *testing.T) {
 	got := firstZxidScript(t, startA5(t, "").Addr().String())
 	want := firstZxidScript(t, realzk.StartTWith(t))
