@@ -3,6 +3,7 @@ package zab
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"zablab/properties"
 )
@@ -21,12 +22,20 @@ const KeySnapSizeLimit = "snapSizeLimitInKb"
 // at a restart and needs no memory for it, and this library does not.
 const DefaultSnapBytes = 64 << 20
 
+// maxSnapKiB is the largest snapSizeLimitInKb whose bytes fit in int64.
+const maxSnapKiB = math.MaxInt64 >> 10
+
 // readSnapSize reads snapSizeLimitInKb: a value of 0 or below turns the
 // limit off, as in ZooKeeper.
 func (c *Config) readSnapSize(p *properties.Properties) error {
 	kb, err := p.Int(KeySnapSizeLimit, DefaultSnapBytes>>10)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if kb > maxSnapKiB {
+		// Shifted into bytes it would wrap around: 2^54+1 KiB became a
+		// limit of 1 KiB, a snapshot every few writes.
+		return p.Errorf(KeySnapSizeLimit, ErrConfig, "%d KiB is more than a limit in bytes can hold (at most %d; 0 for no limit)", kb, maxSnapKiB)
 	}
 	c.SnapBytes = int64(kb) << 10
 	if kb <= 0 {

@@ -94,3 +94,21 @@ func TestSnapSizeLimitKey(t *testing.T) {
 		t.Errorf("snapSizeLimitInKb=64MB: %v, want an ErrConfig naming the key", err)
 	}
 }
+
+// TestSnapSizeLimitTooLargeIsRefused: the KiB were shifted into bytes
+// without a bound, so a limit past 8 ZiB wrapped around:
+// snapSizeLimitInKb=18014398509481985 (2^54+1) became a limit of 1 KiB,
+// a snapshot every few writes, and 2^54 became 0, the 64 MiB default.
+// A value that does not fit in bytes is an error naming the key.
+func TestSnapSizeLimitTooLargeIsRefused(t *testing.T) {
+	for _, v := range []string{"18014398509481985", "18014398509481984", "9007199254740992"} {
+		p, err := properties.LoadString("myid=1\ndataLogDir=/tmp/x\nsnapSizeLimitInKb=" + v + "\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := ConfigFromProperties(p, true)
+		if !errors.Is(err, ErrConfig) || !strings.Contains(fmt.Sprint(err), KeySnapSizeLimit) {
+			t.Errorf("snapSizeLimitInKb=%s: SnapBytes %d, error %v; want an ErrConfig naming the key", v, cfg.SnapBytes, err)
+		}
+	}
+}
