@@ -53,6 +53,9 @@ func TestDecodeRequestTruncatedAndTrailing(t *testing.T) {
 			t.Fatalf("auth cut to %d bytes: err %v, want ErrMalformed", n, err)
 		}
 	}
+	if _, scheme, a, err := DecodeAuth(append(auth, 1, 2, 3)); err != nil || scheme != "digest" || string(a) != "a:b" {
+		t.Errorf("auth with 3 bytes left over: %q %q, err %v; want digest a:b, as ZooKeeper reads no further", scheme, a, err)
+	}
 }
 
 // hostile returns request bodies with lengths and counts that lie.

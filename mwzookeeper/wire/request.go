@@ -254,14 +254,15 @@ func notInMulti(d *decoder, typ, multi mw.OpCode) {
 }
 
 // DecodeAuth decodes an AuthPacket, the body of an auth request after its
-// 8-byte header. auth aliases body.
+// 8-byte header. auth aliases body. Bytes after the record are ignored, as
+// ZooKeeper 3.8 reads the record and no further (as for other requests).
 func DecodeAuth(body []byte) (authType int32, scheme string, auth []byte, err error) {
 	d := decoder{b: body, record: "AuthPacket"}
 	authType = d.int32("type")
 	scheme = d.ustring("scheme")
 	auth = d.buffer("auth")
-	if err := d.end(); err != nil {
-		return 0, "", nil, err
+	if d.err != nil {
+		return 0, "", nil, d.err
 	}
 	return authType, scheme, auth, nil
 }
