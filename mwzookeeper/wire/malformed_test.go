@@ -199,3 +199,24 @@ func TestDecodeRequestNullPath(t *testing.T) {
 		t.Errorf("sync with a null path: path %q, err %v; want \"\" and no error", req.Path, err)
 	}
 }
+
+// TestDecodeMultiNullPath: a null path in a multi's or multiRead's op is
+// ErrBadBody with the header, as ZooKeeper 3.8 answers the whole request
+// MarshallingError; a read in a multi stays ErrOpNotInMulti.
+func TestDecodeMultiNullPath(t *testing.T) {
+	hdr := func(op mw.OpCode) []byte { return appendInt32(appendInt32(nil, 7), int32(op)) }
+	done := func(b []byte) []byte { return appendMultiHeader(b, -1, true, -1) }
+	var req mw.Request
+	del := appendInt32(appendInt32(appendMultiHeader(hdr(mw.OpMulti), mw.OpDelete, false, -1), -1), -1)
+	if h, err := DecodeRequest(done(del), &req); !errors.Is(err, ErrBadBody) || h.Op != mw.OpMulti {
+		t.Errorf("multi [delete null]: header %+v, err %v; want multi and ErrBadBody", h, err)
+	}
+	get := append(appendInt32(appendMultiHeader(hdr(mw.OpMultiRead), mw.OpGetData, false, -1), -1), 0)
+	if h, err := DecodeRequest(done(get), &req); !errors.Is(err, ErrBadBody) || h.Op != mw.OpMultiRead {
+		t.Errorf("multiRead [getData null]: header %+v, err %v; want multiRead and ErrBadBody", h, err)
+	}
+	inMulti := append(appendInt32(appendMultiHeader(hdr(mw.OpMulti), mw.OpGetData, false, -1), -1), 0)
+	if _, err := DecodeRequest(done(inMulti), &req); !errors.Is(err, ErrOpNotInMulti) {
+		t.Errorf("multi [getData null]: err %v; want ErrOpNotInMulti", err)
+	}
+}

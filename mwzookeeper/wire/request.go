@@ -99,8 +99,8 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 // path, ZooKeeper 3.8 cannot take null: it answers MarshallingError there
 // (a NullPointerException on the path). setData's null path is
 // BadArguments there, and sync, getEphemerals, addWatch and removeWatches
-// take one; for those (and createTTL, not measured) a null path decodes
-// as "", as for the ops in a multi.
+// take one; for those (and createTTL) a null path decodes as "". A null
+// path in a multi's op is multiNullPath's.
 func nullPathRefused(op mw.OpCode) bool {
 	switch op {
 	case mw.OpGetData, mw.OpExists, mw.OpGetChildren, mw.OpGetChildren2, mw.OpGetACL, mw.OpGetAllChildrenNumber,
@@ -200,6 +200,9 @@ func decodeMulti(d *decoder) ([]mw.Op, *EmptyACLError) {
 			break
 		}
 		op := mw.Op{Op: typ}
+		if multiNullPath(d, typ, mw.OpMulti) {
+			break
+		}
 		switch typ {
 		case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL:
 			decodeCreate(d, typ, &op)
@@ -238,10 +241,36 @@ func decodeMultiRead(d *decoder) []mw.Op {
 			notInMulti(d, typ, mw.OpMultiRead)
 			break
 		}
+		if multiNullPath(d, typ, mw.OpMultiRead) {
+			break
+		}
 		ops = append(ops, mw.Op{Op: typ, Path: d.ustring("path")})
 		d.bool("watch") // ZooKeeper rebuilds each read without it: a multiRead leaves no watch
 	}
 	return ops
+}
+
+// multiNullPath stops the decoding of a multi (or multiRead) at an op of
+// a type it takes whose path is null: ZooKeeper 3.8 answers the whole
+// request MarshallingError, even behind an op that fails (a
+// NullPointerException: a multi's getPendingChanges reads every op's path
+// before any op runs, a multiRead's reads the path of each).
+func multiNullPath(d *decoder, typ, multi mw.OpCode) bool {
+	read := typ == mw.OpGetData || typ == mw.OpGetChildren
+	switch typ {
+	case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL, mw.OpDelete, mw.OpCheck, mw.OpSetData,
+		mw.OpGetData, mw.OpGetChildren:
+		if read != (multi == mw.OpMultiRead) {
+			return false // an op the multi does not take: notInMulti's
+		}
+	default:
+		return false
+	}
+	if d.err != nil || len(d.b)-d.off < 4 || int32(binary.BigEndian.Uint32(d.b[d.off:])) != -1 {
+		return false
+	}
+	d.err = fmt.Errorf("%w: %s's %s op at offset %d has a null path", ErrMalformed, multi, typ, d.off)
+	return true
 }
 
 // notInMulti stops the decoding of a multi (or multiRead) at an op it does
