@@ -166,6 +166,8 @@ func TestNullPathElsewhereAsZooKeeper(t *testing.T) {
 		{"create, null path, flags 99", [][]byte{probeFrame(1, mw.OpCreate, nullCreate(99))}},
 		{"create, null path, TTL flags", [][]byte{probeFrame(1, mw.OpCreate, nullCreate(5))}},
 		{"createTTL, null path, flags 0 ttl -1", [][]byte{probeFrame(1, mw.OpCreateTTL, be64(nullCreate(0), -1))}},
+		{"createTTL, null path, flags 0 ttl 5", [][]byte{probeFrame(1, mw.OpCreateTTL, be64(nullCreate(0), 5))}},
+		{"createContainer, null path, flags 99", [][]byte{probeFrame(1, mw.OpCreateContainer, nullCreate(99))}},
 		{"createTTL, null path, TTL flags ttl 1000", [][]byte{probeFrame(1, mw.OpCreateTTL, be64(nullCreate(5), 1000))}},
 		{"setACL, null path", [][]byte{probeFrame(1, mw.OpSetACL, be32(jstr(jstr(be32(be32(be32(nil, -1), 1), 31), "world"), "anyone"), -1))}},
 		{"create, null ACL list", [][]byte{probeFrame(1, mw.OpCreate, be32(be32(be32(jstr(nil, "/pnacl"), 0), -1), 0))}},
@@ -175,7 +177,8 @@ func TestNullPathElsewhereAsZooKeeper(t *testing.T) {
 		{"setWatches, a null path in childWatches", [][]byte{probeFrame(-8, mw.OpSetWatches, be32(be32(be32(be32(be64(nil, 0), 0), 0), 1), -1))}},
 	}
 	check := []string{"/pnacl", "/pnd", "/mt1", "/mt2"}
-	got := probeScript(t, startA5(t, "").Addr().String(), cases, check...)
+	// TTLs on, as on realzk's ZooKeeper (extendedTypesEnabled).
+	got := probeScript(t, startA5(t, "zookeeper.extendedTypesEnabled=true\n").Addr().String(), cases, check...)
 	want := probeScript(t, realzk.StartTWith(t), cases, check...)
 	againstZooKeeper(t, want, got, nil)
 }

@@ -195,6 +195,16 @@ func TestDecodeRequestNullPath(t *testing.T) {
 	if !errors.Is(err, ErrBadBody) || h.Xid != 7 || h.Op != mw.OpGetData {
 		t.Errorf("getData with a null path: header %+v, err %v; want xid 7 getData and ErrBadBody", h, err)
 	}
+	create := func(flags int32) []byte { // a null path, no data, world:anyone, flags
+		b := appendInt32(appendInt32(appendInt32(appendInt32(hdr(mw.OpCreate), -1), 0), 1), 31)
+		return appendInt32(appendString(appendString(b, "world"), "anyone"), flags)
+	}
+	if _, err := DecodeRequest(create(0), &req); !errors.Is(err, ErrBadBody) {
+		t.Errorf("create with a null path: err %v; want ErrBadBody", err)
+	}
+	if _, err := DecodeRequest(create(99), &req); err != nil || req.Mode != 99 {
+		t.Errorf("create with a null path and flags 99: mode %d, err %v; want 99 and no error (ZooKeeper: BadArguments first)", req.Mode, err)
+	}
 	if _, err := DecodeRequest(appendInt32(hdr(mw.OpSync), -1), &req); err != nil || req.Path != "" {
 		t.Errorf("sync with a null path: path %q, err %v; want \"\" and no error", req.Path, err)
 	}

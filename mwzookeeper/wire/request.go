@@ -45,7 +45,8 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 	}
 	req.Op, req.Xid = h.Op, h.Xid
 	d.record = h.Op.String()
-	if nullPathRefused(h.Op) && len(body) >= requestHeaderLen+4 && int32(binary.BigEndian.Uint32(body[requestHeaderLen:])) == -1 {
+	null := len(body) >= requestHeaderLen+4 && int32(binary.BigEndian.Uint32(body[requestHeaderLen:])) == -1
+	if null && nullPathRefused(h.Op) {
 		*req = mw.Request{}
 		return h, fmt.Errorf("%w (%w: %s.path is null)", ErrBadBody, ErrMalformed, h.Op)
 	}
@@ -55,6 +56,10 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 		var op mw.Op
 		decodeCreate(&d, h.Op, &op)
 		req.Path, req.Data, req.ACL, req.Mode, req.TTL = op.Path, op.Data, op.ACL, op.Mode, op.TTL
+		if null && d.err == nil && createNullPathRefused(h.Op, op.Mode, op.TTL) {
+			*req = mw.Request{}
+			return h, fmt.Errorf("%w (%w: %s.path is null)", ErrBadBody, ErrMalformed, h.Op)
+		}
 		if op.ACL == nil && d.err == nil {
 			empty = &EmptyACLError{Path: req.Path}
 		}
@@ -104,10 +109,23 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 func nullPathRefused(op mw.OpCode) bool {
 	switch op {
 	case mw.OpGetData, mw.OpExists, mw.OpGetChildren, mw.OpGetChildren2, mw.OpGetACL, mw.OpGetAllChildrenNumber,
-		mw.OpDelete, mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCheckWatches:
+		mw.OpDelete, mw.OpCheckWatches:
 		return true
 	}
 	return false
+}
+
+// createNullPathRefused says whether ZooKeeper 3.8 reaches a create's null
+// path (MarshallingError): it judges the flags (BadArguments for unknown
+// ones) and the TTL against the mode (BadArguments for a TTL with a mode
+// that takes none, and for a TTL mode by a create that has no TTL) first.
+// A TTL mode with a TTL is left to the Service: ZooKeeper answers it
+// Unimplemented with TTLs off, MarshallingError with them on.
+func createNullPathRefused(op mw.OpCode, mode mw.CreateMode, ttl int64) bool {
+	if !mode.Known() || mode.IsTTL() {
+		return false
+	}
+	return op != mw.OpCreateTTL || ttl < 0
 }
 
 // finishRequest is DecodeRequest's verdict on a decoded body: a multi
