@@ -182,3 +182,32 @@ func TestNullPathElsewhereAsZooKeeper(t *testing.T) {
 	want := probeScript(t, realzk.StartTWith(t), cases, check...)
 	againstZooKeeper(t, want, got, nil)
 }
+
+// connectLeftOverScript sends a connect request with bytes left over after
+// its readOnly byte, and describes the answer and whether the session
+// then answers an exists.
+func connectLeftOverScript(t *testing.T, addr string) []string {
+	var out []string
+	for _, extra := range [][]byte{nil, {9}, {1, 2, 3}} {
+		r := dialAddr(t, addr)
+		b := be64(be32(nil, 0), 0)
+		b = be64(be32(b, 10000), 0)
+		r.frame(append(append(be32(b, 16), append(make([]byte, 16), 0)...), extra...))
+		what, body := readOrClose(r, 5*time.Second)
+		line := fmt.Sprintf("connect with %d bytes after readOnly: %s", len(extra), what)
+		if what == "frame" {
+			line += fmt.Sprintf(" of %d bytes, then exists /: %s", len(body), sendAll(r))
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// TestConnectBytesLeftOverAsZooKeeper: does ZooKeeper 3.8 read a connect
+// request's record (and its readOnly byte) and no further, as it does for
+// other requests?
+func TestConnectBytesLeftOverAsZooKeeper(t *testing.T) {
+	got := connectLeftOverScript(t, startA5(t, "").Addr().String())
+	want := connectLeftOverScript(t, realzk.StartTWith(t))
+	againstZooKeeper(t, want, got, nil)
+}
