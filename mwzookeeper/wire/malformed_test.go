@@ -44,8 +44,8 @@ func TestDecodeRequestTruncatedAndTrailing(t *testing.T) {
 			t.Fatalf("connect cut to %d bytes: err %v, want ErrMalformed", n, err)
 		}
 	}
-	if _, err := DecodeConnect(append(conn, 0)); !errors.Is(err, ErrMalformed) {
-		t.Errorf("connect with two bytes after the password: err %v, want ErrMalformed", err)
+	if r, err := DecodeConnect(append(conn, 1)); err != nil || !r.HasReadOnly || r.ReadOnly {
+		t.Errorf("connect with a byte after its readOnly byte: %+v, err %v; want it read, as ZooKeeper ignores the byte", r, err)
 	}
 	auth := encodeAuth(1, 0, "digest", []byte("a:b"))[requestHeaderLen:]
 	for n := 0; n < len(auth); n++ {
