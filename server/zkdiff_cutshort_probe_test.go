@@ -180,7 +180,12 @@ func TestNullPathElsewhereAsZooKeeper(t *testing.T) {
 	// TTLs on, as on realzk's ZooKeeper (extendedTypesEnabled).
 	got := probeScript(t, startA5(t, "zookeeper.extendedTypesEnabled=true\n").Addr().String(), cases, check...)
 	want := probeScript(t, realzk.StartTWith(t), cases, check...)
-	againstZooKeeper(t, want, got, nil)
+	// Kept different: ZooKeeper refuses setWatches with a null path by a
+	// NullPointerException halfway through (the watches before it stay
+	// set), where ours sets them all; and a TTL create's null path is
+	// judged after the TTL here (the wire layer does not know whether
+	// TTLs are on), BadArguments against ZooKeeper's MarshallingError.
+	againstZooKeeper(t, want, got, alikeBut("setWatches, a null path", "createTTL, null path, TTL flags"))
 }
 
 // connectLeftOverScript sends a connect request with bytes left over after
