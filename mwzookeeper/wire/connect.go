@@ -40,9 +40,11 @@ func DecodeConnect(body []byte) (ConnectRequest, error) {
 		r.ReadOnly = d.bool("readOnly")
 		r.HasReadOnly = true
 	}
-	if err := d.end(); err != nil {
-		return ConnectRequest{}, err
+	if d.err != nil {
+		return ConnectRequest{}, d.err
 	}
+	// Bytes after the readOnly byte are ignored: ZooKeeper 3.8 reads no
+	// further (TestConnectBytesLeftOverAsZooKeeper).
 	return r, nil
 }
 

@@ -44,14 +44,17 @@ func TestDecodeRequestTruncatedAndTrailing(t *testing.T) {
 			t.Fatalf("connect cut to %d bytes: err %v, want ErrMalformed", n, err)
 		}
 	}
-	if _, err := DecodeConnect(append(conn, 0)); !errors.Is(err, ErrMalformed) {
-		t.Errorf("connect with two bytes after the password: err %v, want ErrMalformed", err)
+	if r, err := DecodeConnect(append(conn, 1)); err != nil || !r.HasReadOnly || r.ReadOnly {
+		t.Errorf("connect with a byte after its readOnly byte: %+v, err %v; want it read, as ZooKeeper ignores the byte", r, err)
 	}
 	auth := encodeAuth(1, 0, "digest", []byte("a:b"))[requestHeaderLen:]
 	for n := 0; n < len(auth); n++ {
 		if _, _, _, err := DecodeAuth(auth[:n]); !errors.Is(err, ErrMalformed) {
 			t.Fatalf("auth cut to %d bytes: err %v, want ErrMalformed", n, err)
 		}
+	}
+	if _, scheme, a, err := DecodeAuth(append(auth, 1, 2, 3)); err != nil || scheme != "digest" || string(a) != "a:b" {
+		t.Errorf("auth with 3 bytes left over: %q %q, err %v; want digest a:b, as ZooKeeper reads no further", scheme, a, err)
 	}
 }
 
@@ -192,7 +195,38 @@ func TestDecodeRequestNullPath(t *testing.T) {
 	if !errors.Is(err, ErrBadBody) || h.Xid != 7 || h.Op != mw.OpGetData {
 		t.Errorf("getData with a null path: header %+v, err %v; want xid 7 getData and ErrBadBody", h, err)
 	}
+	create := func(flags int32) []byte { // a null path, no data, world:anyone, flags
+		b := appendInt32(appendInt32(appendInt32(appendInt32(hdr(mw.OpCreate), -1), 0), 1), 31)
+		return appendInt32(appendString(appendString(b, "world"), "anyone"), flags)
+	}
+	if _, err := DecodeRequest(create(0), &req); !errors.Is(err, ErrBadBody) {
+		t.Errorf("create with a null path: err %v; want ErrBadBody", err)
+	}
+	if _, err := DecodeRequest(create(99), &req); err != nil || req.Mode != 99 {
+		t.Errorf("create with a null path and flags 99: mode %d, err %v; want 99 and no error (ZooKeeper: BadArguments first)", req.Mode, err)
+	}
 	if _, err := DecodeRequest(appendInt32(hdr(mw.OpSync), -1), &req); err != nil || req.Path != "" {
 		t.Errorf("sync with a null path: path %q, err %v; want \"\" and no error", req.Path, err)
+	}
+}
+
+// TestDecodeMultiNullPath: a null path in a multi's or multiRead's op is
+// ErrBadBody with the header, as ZooKeeper 3.8 answers the whole request
+// MarshallingError; a read in a multi stays ErrOpNotInMulti.
+func TestDecodeMultiNullPath(t *testing.T) {
+	hdr := func(op mw.OpCode) []byte { return appendInt32(appendInt32(nil, 7), int32(op)) }
+	done := func(b []byte) []byte { return appendMultiHeader(b, -1, true, -1) }
+	var req mw.Request
+	del := appendInt32(appendInt32(appendMultiHeader(hdr(mw.OpMulti), mw.OpDelete, false, -1), -1), -1)
+	if h, err := DecodeRequest(done(del), &req); !errors.Is(err, ErrBadBody) || h.Op != mw.OpMulti {
+		t.Errorf("multi [delete null]: header %+v, err %v; want multi and ErrBadBody", h, err)
+	}
+	get := append(appendInt32(appendMultiHeader(hdr(mw.OpMultiRead), mw.OpGetData, false, -1), -1), 0)
+	if h, err := DecodeRequest(done(get), &req); !errors.Is(err, ErrBadBody) || h.Op != mw.OpMultiRead {
+		t.Errorf("multiRead [getData null]: header %+v, err %v; want multiRead and ErrBadBody", h, err)
+	}
+	inMulti := append(appendInt32(appendMultiHeader(hdr(mw.OpMulti), mw.OpGetData, false, -1), -1), 0)
+	if _, err := DecodeRequest(done(inMulti), &req); !errors.Is(err, ErrOpNotInMulti) {
+		t.Errorf("multi [getData null]: err %v; want ErrOpNotInMulti", err)
 	}
 }

@@ -45,7 +45,8 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 	}
 	req.Op, req.Xid = h.Op, h.Xid
 	d.record = h.Op.String()
-	if nullPathRefused(h.Op) && len(body) >= requestHeaderLen+4 && int32(binary.BigEndian.Uint32(body[requestHeaderLen:])) == -1 {
+	null := len(body) >= requestHeaderLen+4 && int32(binary.BigEndian.Uint32(body[requestHeaderLen:])) == -1
+	if null && nullPathRefused(h.Op) {
 		*req = mw.Request{}
 		return h, fmt.Errorf("%w (%w: %s.path is null)", ErrBadBody, ErrMalformed, h.Op)
 	}
@@ -55,6 +56,10 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 		var op mw.Op
 		decodeCreate(&d, h.Op, &op)
 		req.Path, req.Data, req.ACL, req.Mode, req.TTL = op.Path, op.Data, op.ACL, op.Mode, op.TTL
+		if null && d.err == nil && createNullPathRefused(h.Op, op.Mode, op.TTL) {
+			*req = mw.Request{}
+			return h, fmt.Errorf("%w (%w: %s.path is null)", ErrBadBody, ErrMalformed, h.Op)
+		}
 		if op.ACL == nil && d.err == nil {
 			empty = &EmptyACLError{Path: req.Path}
 		}
@@ -99,15 +104,28 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 // path, ZooKeeper 3.8 cannot take null: it answers MarshallingError there
 // (a NullPointerException on the path). setData's null path is
 // BadArguments there, and sync, getEphemerals, addWatch and removeWatches
-// take one; for those (and createTTL, not measured) a null path decodes
-// as "", as for the ops in a multi.
+// take one; for those (and createTTL) a null path decodes as "". A null
+// path in a multi's op is multiNullPath's.
 func nullPathRefused(op mw.OpCode) bool {
 	switch op {
 	case mw.OpGetData, mw.OpExists, mw.OpGetChildren, mw.OpGetChildren2, mw.OpGetACL, mw.OpGetAllChildrenNumber,
-		mw.OpDelete, mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCheckWatches:
+		mw.OpDelete, mw.OpCheckWatches:
 		return true
 	}
 	return false
+}
+
+// createNullPathRefused says whether ZooKeeper 3.8 reaches a create's null
+// path (MarshallingError): it judges the flags (BadArguments for unknown
+// ones) and the TTL against the mode (BadArguments for a TTL with a mode
+// that takes none, and for a TTL mode by a create that has no TTL) first.
+// A TTL mode with a TTL is left to the Service: ZooKeeper answers it
+// Unimplemented with TTLs off, MarshallingError with them on.
+func createNullPathRefused(op mw.OpCode, mode mw.CreateMode, ttl int64) bool {
+	if !mode.Known() || mode.IsTTL() {
+		return false
+	}
+	return op != mw.OpCreateTTL || ttl < 0
 }
 
 // finishRequest is DecodeRequest's verdict on a decoded body: a multi
@@ -200,6 +218,9 @@ func decodeMulti(d *decoder) ([]mw.Op, *EmptyACLError) {
 			break
 		}
 		op := mw.Op{Op: typ}
+		if multiNullPath(d, typ, mw.OpMulti) {
+			break
+		}
 		switch typ {
 		case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL:
 			decodeCreate(d, typ, &op)
@@ -238,10 +259,36 @@ func decodeMultiRead(d *decoder) []mw.Op {
 			notInMulti(d, typ, mw.OpMultiRead)
 			break
 		}
+		if multiNullPath(d, typ, mw.OpMultiRead) {
+			break
+		}
 		ops = append(ops, mw.Op{Op: typ, Path: d.ustring("path")})
 		d.bool("watch") // ZooKeeper rebuilds each read without it: a multiRead leaves no watch
 	}
 	return ops
+}
+
+// multiNullPath stops the decoding of a multi (or multiRead) at an op of
+// a type it takes whose path is null: ZooKeeper 3.8 answers the whole
+// request MarshallingError, even behind an op that fails (a
+// NullPointerException: a multi's getPendingChanges reads every op's path
+// before any op runs, a multiRead's reads the path of each).
+func multiNullPath(d *decoder, typ, multi mw.OpCode) bool {
+	read := typ == mw.OpGetData || typ == mw.OpGetChildren
+	switch typ {
+	case mw.OpCreate, mw.OpCreate2, mw.OpCreateContainer, mw.OpCreateTTL, mw.OpDelete, mw.OpCheck, mw.OpSetData,
+		mw.OpGetData, mw.OpGetChildren:
+		if read != (multi == mw.OpMultiRead) {
+			return false // an op the multi does not take: notInMulti's
+		}
+	default:
+		return false
+	}
+	if d.err != nil || len(d.b)-d.off < 4 || int32(binary.BigEndian.Uint32(d.b[d.off:])) != -1 {
+		return false
+	}
+	d.err = fmt.Errorf("%w: %s's %s op at offset %d has a null path", ErrMalformed, multi, typ, d.off)
+	return true
 }
 
 // notInMulti stops the decoding of a multi (or multiRead) at an op it does
@@ -254,14 +301,15 @@ func notInMulti(d *decoder, typ, multi mw.OpCode) {
 }
 
 // DecodeAuth decodes an AuthPacket, the body of an auth request after its
-// 8-byte header. auth aliases body.
+// 8-byte header. auth aliases body. Bytes after the record are ignored, as
+// ZooKeeper 3.8 reads the record and no further (as for other requests).
 func DecodeAuth(body []byte) (authType int32, scheme string, auth []byte, err error) {
 	d := decoder{b: body, record: "AuthPacket"}
 	authType = d.int32("type")
 	scheme = d.ustring("scheme")
 	auth = d.buffer("auth")
-	if err := d.end(); err != nil {
-		return 0, "", nil, err
+	if d.err != nil {
+		return 0, "", nil, d.err
 	}
 	return authType, scheme, auth, nil
 }
