@@ -73,6 +73,9 @@ func printReport(w io.Writer, rep *Report) {
 	if rep.Unconfined {
 		fmt.Fprintln(w, "Graded without a sandbox: the code ran with the grader's rights.")
 	}
+	if rep.Race {
+		fmt.Fprintln(w, "Graded under the race detector (RACE=1): a data race halts its run, and the tests it cut short earn nothing.")
+	}
 }
 
 func printFailures(w io.Writer, rep *Report) {
@@ -185,7 +188,7 @@ func againCommand(rep *Report) string {
 	if d, err := time.ParseDuration(rep.Timeout); err == nil && d != defaultTimeout {
 		cmd += " TIMEOUT=" + d.String()
 	}
-	return cmd
+	return cmd + raceWord(rep.Race)
 }
 
 // partWord is " PART=A5.2" for a grade of one part, "" for all.
