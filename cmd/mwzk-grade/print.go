@@ -118,7 +118,11 @@ func printFailures(w io.Writer, rep *Report) {
 		}
 	}
 	if len(notStarted) > 0 {
-		fmt.Fprintf(w, "\n  Not started, the run ended before them (the time ran out, or the suite crashed: see below) (%d): %s\n", len(notStarted), strings.Join(notStarted, ", "))
+		why := "the time ran out, or the suite crashed"
+		if rep.Race {
+			why = "the time ran out, the suite crashed, or a data race halted it"
+		}
+		fmt.Fprintf(w, "\n  Not started, the run ended before them (%s: see below) (%d): %s\n", why, len(notStarted), strings.Join(notStarted, ", "))
 	}
 	if !header && len(notStarted) == 0 {
 		fmt.Fprintf(w, "\nEvery test passed.\n")

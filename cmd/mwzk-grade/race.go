@@ -31,6 +31,10 @@ var raceEnv = fmt.Sprintf("GORACE=halt_on_error=1 exitcode=%d log_path=stderr", 
 // access and the one it raced with, each with a few frames.
 const raceLines = 16
 
+// raceHalted starts what raceProblem says of the halt (the gradebook's
+// note is it up to the colon).
+const raceHalted = "a data race halted run"
+
 // raceMark is the line a report of the race detector starts with.
 const raceMark = "WARNING: DATA RACE"
 
@@ -118,7 +122,7 @@ func raceProblem(r *run, n int, race []string) []string {
 	if tests := racingTests(r); len(tests) > 0 {
 		where = "in test " + strings.Join(tests, ", ")
 	}
-	head := fmt.Sprintf("graded under the race detector; a data race halted run %d %s: the tests it cut short, and those after them, earn nothing", n, where)
+	head := fmt.Sprintf("graded under the race detector; %s %d %s: the tests it cut short, and those after them, earn nothing", raceHalted, n, where)
 	out := []string{head}
 	for _, l := range race {
 		out = append(out, "  "+l)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -21,8 +22,15 @@ func TestRaceHaltsTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	vr, err := loadVariant(v)
+	if err != nil || !vr.race {
+		t.Fatalf("variant %s: %v, race %v; want \"Race: yes\"", v, err, vr != nil && vr.race)
+	}
 	o := options{impl: "solution", variant: v, part: "A5.1", race: true}
 	rep := gradeOrFail(t, o)
+	if err := printVerdicts(io.Discard, vr, rep); err != nil {
+		t.Errorf("under the race detector: %v", err)
+	}
 	if !rep.Race || rep.Required.Earned != 0 {
 		t.Errorf("under the race detector: race %v, A5.1 %d/30; want it recorded and 0 (the race halts the first test)", rep.Race, rep.Required.Earned)
 	}
@@ -45,6 +53,9 @@ func TestRaceHaltsTheRun(t *testing.T) {
 	if !halted {
 		t.Errorf("no test's failure says the race detector halted it: %+v", rep.Parts[0].Tests)
 	}
+	if n := crashNote(&rep); !strings.HasPrefix(n, "a data race halted run 1 in test A5.1/") || strings.Contains(n, ":") {
+		t.Errorf("the gradebook's note: %q", n)
+	}
 	if cmd := o.replayCommand(); !strings.HasSuffix(cmd, " RACE=1") {
 		t.Errorf("replay command %q: want RACE=1", cmd)
 	}
@@ -53,6 +64,9 @@ func TestRaceHaltsTheRun(t *testing.T) {
 	rep = gradeOrFail(t, o)
 	if rep.Race || rep.Required.Earned != 30 || len(rep.Problems) > 0 {
 		t.Errorf("without the race detector: race %v, A5.1 %d/30, problems %q; want 30/30 as before", rep.Race, rep.Required.Earned, rep.Problems)
+	}
+	if err := printVerdicts(io.Discard, vr, rep); err != nil {
+		t.Errorf("without the race detector: %v", err)
 	}
 }
 
