@@ -13,7 +13,7 @@ import (
 // a data race in graded code is more than a wrong answer: two goroutines
 // writing one interface variable with two types of the same layout give the
 // graded code a byte slice over the whole process, the suite's functions
-// and the seal key included (docs/decisions.md). Under the race detector
+// and the seal key included, with no unsafe. Under the race detector
 // with halt_on_error the run stops at the first race, before such a slice
 // can be used; the tests it cut short, and those after them, earn nothing.
 
