@@ -14,10 +14,10 @@ NO_SANDBOX ?=
 # platforms hold spaces and apostrophes ("Dave O'Brien_1234_…").
 q = '$(subst ','\'',$(1))'
 # Only the flags given: make echoes the command, and empty continuation lines read as noise.
-GRADE_FLAGS = $(if $(PART), --part $(PART))$(if $(SUBMISSION), --submission $(call q,$(SUBMISSION)))$(if $(REF), --ref $(call q,$(REF)))$(if $(EXTRA), --extra $(call q,$(EXTRA)))$(if $(TIMEOUT), --timeout $(call q,$(TIMEOUT)))$(if $(GRADE_JSON), --json $(call q,$(GRADE_JSON)))$(if $(NO_SANDBOX), --no-sandbox)
+GRADE_FLAGS = $(if $(PART), --part $(PART))$(if $(SUBMISSION), --submission $(call q,$(SUBMISSION)))$(if $(REF), --ref $(call q,$(REF)))$(if $(EXTRA), --extra $(call q,$(EXTRA)))$(if $(TIMEOUT), --timeout $(call q,$(TIMEOUT)))$(if $(GRADE_JSON), --json $(call q,$(GRADE_JSON)))$(if $(NO_SANDBOX), --no-sandbox)$(if $(RACE), --race)
 GRADE_DIR   = ./$(if $(filter solution,$(IMPL)),solutions,assignments)/aufgabe5/
 
-grade: ## points per part: make grade [SUBMISSION=hand-in.tar.gz|folder|repo [REF=tag]] [PART=A5.2] [REPEAT=n] [TIMEOUT=15m] [NO_SANDBOX=1]
+grade: ## points per part: make grade [SUBMISSION=hand-in.tar.gz|folder|repo [REF=tag]] [PART=A5.2] [REPEAT=n] [TIMEOUT=15m] [NO_SANDBOX=1] [RACE=1]
 	@test -z "$(RUN)" || { echo "make grade: RUN=$(RUN) selects one test only in make grade-a5.1 ... grade-a5.7 (make grade-a5.1 RUN=$(RUN)); make grade grades whole parts (PART=A5.1)" >&2; exit 2; }
 	$(GO) run ./cmd/mwzk-grade --impl $(IMPL) --repeat $(REPEAT)$(GRADE_FLAGS)
 

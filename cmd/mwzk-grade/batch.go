@@ -54,7 +54,7 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 		fmt.Fprintf(log, "mwzk-grade: warning: %s is inside the checkout, where go test ./... (make test) and go vet compile its folders as packages of the module, students' tests included; move it out, or name it _%s (Go skips folders starting with _)\n",
 			rel, filepath.Base(rel))
 	}
-	warmCache(ctx, root, log)
+	warmCache(ctx, root, o.race, log)
 	gradeItems(ctx, root, o, items, log)
 	book := filepath.Join(o.out, gradebookFile)
 	if ctx.Err() != nil {
@@ -362,7 +362,7 @@ func refusedReport(root string, o options, it *batchItem, err error) *Report {
 	// Timeout and Extra too: its report's "again" command grades it as the
 	// batch did, as every other report of the batch says.
 	rep := &Report{Submission: it.name, Origin: it.path, Status: "refused", Repeat: o.repeat, Part: o.part,
-		Timeout: o.timeout.String(), Extra: o.extra, Grader: graderVersion(root), GoVersion: goVersion()}
+		Timeout: o.timeout.String(), Extra: o.extra, Race: o.race, Grader: graderVersion(root), GoVersion: goVersion()}
 	if o.ref != "" && gitDir(it.path) != "" {
 		// REF too, for a repository: without it "again" grades its HEAD.
 		rep.Ref = o.ref
@@ -378,7 +378,7 @@ func refusedReport(root string, o options, it *batchItem, err error) *Report {
 func upToDate(root string, o options, dir string, sub *submission) (*Report, bool) {
 	old, err := readJSON(filepath.Join(dir, "grade.json"))
 	if err != nil || old.SHA256 != sub.sha256() || old.Repeat != o.repeat || old.Part != o.part ||
-		old.Extra != o.extra || old.Status == "error" || old.GraderTree == "" || old.Unconfined && !o.noSandbox ||
+		old.Extra != o.extra || old.Race != o.race || old.Status == "error" || old.GraderTree == "" || old.Unconfined && !o.noSandbox ||
 		old.Status == "timeout" && old.Timeout != o.timeout.String() {
 		// An unconfined grade is graded again once a sandbox can be had,
 		// a timeout when the time per run changed (TIMEOUT raised).

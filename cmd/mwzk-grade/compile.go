@@ -70,16 +70,18 @@ var errNoSuite = errors.New("no test file")
 // suitePkg is the package whose test binary runs the suite.
 const suitePkg = "./" + gradedDir
 
-// compileSuite builds the suite's test binary in t. -trimpath keeps the
+// compileSuite builds the suite's test binary in t (buildMode; race: with
+// the race detector). -trimpath keeps the
 // build cache's entries valid across the grading copies; vet is the
 // student's business, not the grade's. The compiler's messages name sub's
 // files as the hand-in has them.
-func compileSuite(ctx context.Context, t *tree, sub *submission) (string, error) {
+func compileSuite(ctx context.Context, t *tree, sub *submission, race bool) (string, error) {
 	bin := filepath.Join(t.dir, "conformance.test")
-	cmd := memoryCapped(ctx, "go", "test", "-c", "-trimpath", "-vet=off", "-tags", "mwzk_extra", "-o", bin, suitePkg)
+	flags, env := buildMode(race)
+	args := append(append([]string{"test", "-c", "-vet=off"}, flags...), "-o", bin, suitePkg)
+	cmd := memoryCapped(ctx, "go", args...)
 	cmd.Dir = t.dir
-	// Static (no cgo): the sandbox's root has none of the host's libraries.
-	cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
+	cmd.Env = append(os.Environ(), env...)
 	inGroup(cmd)
 	cmd.Cancel = func() error { killGroup(cmd); return nil }
 	// The compiler's messages are the hand-in's to shape (a type whose
@@ -134,16 +136,17 @@ const warmTimeout = 10 * time.Minute
 
 // warmCache compiles, once and before any hand-in's clock starts, every
 // package the suite's test binary needs but the graded one, in the mode
-// compileSuite builds (-trimpath, no cgo, mwzk_extra), so that a cold build
+// compileSuite builds (buildMode), so that a cold build
 // cache (a fresh machine, the first hand-in of a class) does not eat a
 // hand-in's time limit: with it, a hand-in's compile is its own package
 // and the link. It is best effort: a failure only leaves the cache cold.
-func warmCache(ctx context.Context, root string, log io.Writer) {
+func warmCache(ctx context.Context, root string, race bool, log io.Writer) {
 	ctx, cancel := context.WithTimeout(ctx, warmTimeout)
 	defer cancel()
 	start := time.Now()
-	env := append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
-	list := exec.CommandContext(ctx, "go", "list", "-e", "-deps", "-test", "-tags", "mwzk_extra",
+	flags, mode := buildMode(race)
+	env := append(os.Environ(), mode...)
+	list := exec.CommandContext(ctx, "go", "list", "-e", "-deps", "-test", "-tags", buildTags(race),
 		"-f", "{{if not (or .ForTest .Standard)}}{{.ImportPath}}{{end}}", suitePkg)
 	list.Dir, list.Env = root, env
 	out, err := list.Output()
@@ -162,7 +165,7 @@ func warmCache(ctx context.Context, root string, log io.Writer) {
 			pkgs = append(pkgs, p)
 		}
 	}
-	build := exec.CommandContext(ctx, "go", append([]string{"build", "-trimpath", "-tags", "mwzk_extra"}, pkgs...)...)
+	build := exec.CommandContext(ctx, "go", append(append([]string{"build"}, flags...), pkgs...)...)
 	build.Dir, build.Env = root, env
 	if msg, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(log, "mwzk-grade: the build cache was not prepared (go build: %v): %s\n", err, firstError(string(msg)))

@@ -63,7 +63,7 @@ func TestCompileMemoryIsCapped(t *testing.T) {
 	tr, sub := handInTree(t, inFolder("handin", files))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	bin, err := compileSuite(ctx, tr, sub)
+	bin, err := compileSuite(ctx, tr, sub, false)
 	if err == nil {
 		t.Fatalf("a hand-in with a 768 MiB array compiled (%s) under a cap of %d MiB", bin, jailMemory>>20)
 	}

@@ -20,7 +20,7 @@ func compileHandIn(t *testing.T, change func(map[string]string)) string {
 	tr, sub := handInTree(t, inFolder("handin", files))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	_, err := compileSuite(ctx, tr, sub)
+	_, err := compileSuite(ctx, tr, sub, false)
 	if err == nil {
 		t.Fatal("the changed stubs compiled; the test needs a compile error")
 	}
@@ -92,7 +92,7 @@ func TestMissingSuiteFileIsNamed(t *testing.T) {
 	if err := os.Remove(filepath.Join(tr.dir, gradedDir, graderTestFile)); err != nil {
 		t.Fatal(err)
 	}
-	_, err := compileSuite(context.Background(), tr, sub)
+	_, err := compileSuite(context.Background(), tr, sub, false)
 	if !errors.Is(err, errNoSuite) || !strings.Contains(err.Error(), gradedDir+graderTestFile) {
 		t.Fatalf("compileSuite without %s: %v; want errNoSuite naming the file", graderTestFile, err)
 	}
@@ -123,7 +123,7 @@ func TestWarmCacheFillsAColdCache(t *testing.T) {
 		t.Fatalf("a fresh GOCACHE should hold none of %v; stale are only %v", deps, got)
 	}
 	var log strings.Builder
-	warmCache(context.Background(), root, &log)
+	warmCache(context.Background(), root, false, &log)
 	if got := staleDeps(t, root, deps...); len(got) != 0 {
 		t.Errorf("after warmCache these still need compiling: %v\nits output:\n%s", got, log.String())
 	}

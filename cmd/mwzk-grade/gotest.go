@@ -36,6 +36,7 @@ type run struct {
 	timedOut bool
 	limit    string // which limit its -test.timeout was (runSpec.limitNote)
 	memCap   int64  // the sandbox's memory cap (0: unconfined), for the report
+	race     bool   // run under the race detector (runSpec.race)
 
 	kept, otherKept int64 // output kept in tests and in other (capped.go)
 	otherCut        int64 // bytes of other not kept

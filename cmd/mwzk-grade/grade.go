@@ -90,7 +90,7 @@ func subfolderFiles(root, dir string) []string {
 func gradeSubmission(ctx context.Context, root string, o options, sub *submission, log io.Writer) (*Report, error) {
 	start := time.Now()
 	var err error
-	rep := &Report{Submission: sub.Name, Origin: sub.Origin, Ref: sub.Ref, Variant: o.variant, Extra: o.extra,
+	rep := &Report{Submission: sub.Name, Origin: sub.Origin, Ref: sub.Ref, Variant: o.variant, Extra: o.extra, Race: o.race,
 		Part: o.part, Repeat: o.repeat, Timeout: o.timeout.String(), SHA256: sub.sha256(), Ignored: sub.Ignored, Dir: sub.at(""),
 		Grader: graderVersion(root), GoVersion: goVersion(), Date: start.UTC().Format(time.RFC3339)}
 	if sub.Origin == "" {
@@ -150,7 +150,7 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 	defer t.remove()
 	ctx, cancel := context.WithTimeout(ctx, o.total())
 	defer cancel()
-	bin, err := compileSuite(ctx, t, sub)
+	bin, err := compileSuite(ctx, t, sub, o.race)
 	if err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func runRepeats(ctx context.Context, t *tree, bin string, o options, name string
 			fmt.Fprintf(log, "mwzk-grade: %s: run %d/%d …\n", name, k+1, o.repeat)
 		}
 		spec := runSpec{part: o.part, timeout: o.timeout, run: k, runs: o.repeat, ports: o.ports, pictures: runPictures(o.pictures, k, o.repeat),
-			seed: o.seed, replay: o.replayCommand(), jailed: jailed}
+			seed: o.seed, replay: o.replayCommand(), jailed: jailed, race: o.race}
 		if k < len(o.seeds) {
 			spec.seeds = o.seeds[k]
 		}

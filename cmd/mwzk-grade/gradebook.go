@@ -57,13 +57,18 @@ func reportNote(r *Report) string {
 }
 
 // crashNote is the note of a graded run that ended early: out of memory,
-// or a suite that never started its tests (a panic in an init), with the
-// first line that says why; "" for a run that ended normally.
+// halted by a data race (--race), or a suite that never started its tests
+// (a panic in an init), with the first line that says why; "" for a run
+// that ended normally.
 func crashNote(r *Report) string {
 	problems := r.Problems
 	for _, p := range problems {
 		if i := strings.Index(p, outOfMemory); i >= 0 {
 			return p[i:]
+		}
+		if i := strings.Index(p, raceHalted); i >= 0 {
+			note, _, _ := strings.Cut(p[i:], ": ")
+			return note
 		}
 	}
 	if !r.NeverStarted() {

@@ -154,14 +154,14 @@ func TestWarmCacheFailureSaysWhy(t *testing.T) {
 		"dep/dep.go":                     "package dep\n\nvar x int = \"s\"\n",
 	})
 	var b bytes.Buffer
-	warmCache(context.Background(), root, &b)
+	warmCache(context.Background(), root, false, &b)
 	if !strings.Contains(b.String(), "dep.go") {
 		t.Errorf("a failed warm-up names no error: %q", b.String())
 	}
 	b.Reset()
 	bad := t.TempDir() // a broken go.mod (a TempDir may sit inside a module: make test's TMPDIR)
 	writeTree(t, bad, map[string]string{"go.mod": "module zablab\n\ngo banana\n"})
-	warmCache(context.Background(), bad, &b)
+	warmCache(context.Background(), bad, false, &b)
 	if !strings.Contains(b.String(), "go.mod") {
 		t.Errorf("a failed go list names no reason: %q", b.String())
 	}

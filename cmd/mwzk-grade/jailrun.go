@@ -46,8 +46,9 @@ type jailRun struct {
 
 // jailedSuite is the suite's command in a sandbox that sees its package's
 // folder and binary read-only and writes only to a tmpfs of its own and
-// a fresh pictures folder (when pictures is not "").
-func jailedSuite(ctx context.Context, dir, pictures, bin string, args []string) (*jailRun, error) {
+// a fresh pictures folder (when pictures is not ""); race says the binary
+// has the race detector (jail.Race).
+func jailedSuite(ctx context.Context, dir, pictures, bin string, args []string, race bool) (*jailRun, error) {
 	root, err := os.MkdirTemp("", "mwzk-grade-root-*")
 	if err != nil {
 		return nil, err
@@ -64,6 +65,9 @@ func jailedSuite(ctx context.Context, dir, pictures, bin string, args []string) 
 	// rest holds the hidden tests' and the reference's sources.
 	j := jail{Root: root, Keep: []string{dir, bin}, Dir: dir, Env: []string{sealEnv},
 		Scratch: jailTmp, ScratchBytes: jailTmpBytes, MemoryBytes: jailMemory}
+	if race {
+		j.Race = raceEnv
+	}
 	if pictures != "" {
 		if jr.pictures, err = os.MkdirTemp("", "mwzk-grade-pictures-*"); err != nil {
 			jr.finish(nil)

@@ -110,6 +110,11 @@ var errVariantBroken = fmt.Errorf("the variant's preamble does not hold")
 // declaration, and says whether all held.
 func printVerdicts(w io.Writer, v *variant, rep Report) error {
 	fmt.Fprintf(w, "\nVariant %s: %s\n", strings.TrimSuffix(filepath.Base(v.file), ".diff"), v.about)
+	if v.race && !rep.Race {
+		// --race=false: graded as a hand-in is by default, where a data
+		// race alone costs nothing.
+		return keepsAllWithoutRace(w, v, rep)
+	}
 	var broken []string
 	for _, vd := range v.judge(rep) {
 		fmt.Fprintf(w, "  %s\n", visible(vd.String()))
@@ -119,6 +124,18 @@ func printVerdicts(w io.Writer, v *variant, rep Report) error {
 	}
 	if len(broken) > 0 {
 		return fmt.Errorf("%w: variant %s: %s", errVariantBroken, v.file, strings.Join(broken, "; "))
+	}
+	return nil
+}
+
+// keepsAllWithoutRace judges a "Race: yes" variant graded without the race
+// detector: it must keep every point of the parts graded.
+func keepsAllWithoutRace(w io.Writer, v *variant, rep Report) error {
+	fmt.Fprintf(w, "  graded without the race detector (--race=false): it must keep every point (%s)\n", shortTotals(&rep))
+	for _, p := range rep.Parts {
+		if p.Score.Earned < p.Score.Possible {
+			return fmt.Errorf("%w: variant %s: without the race detector it lost points of %s", errVariantBroken, v.file, p.ID)
+		}
 	}
 	return nil
 }

@@ -41,6 +41,7 @@ type options struct {
 	checkCode   bool
 	run         string
 	noSandbox   bool // run the graded code unconfined (sandbox.go)
+	race        bool // compile the suite with the race detector and halt a run at its first report (race.go)
 
 	seeds []map[string]int64 // per run (replay)
 	ports string             // MWZK_PORTS for the suite
@@ -102,6 +103,7 @@ func newFlags(o *options) *pflag.FlagSet {
 	fs.BoolVar(&o.list, "list", false, "list the parts and tests with their points, and run nothing")
 	fs.BoolVar(&o.checkCode, "check-code", false, "only check the checkout's graded code as grading does (imports, directives), and run nothing")
 	fs.StringVar(&o.run, "run", "", "with --check-code and --part: check that the part has a test of this name (make grade-a5.N RUN=...)")
+	fs.BoolVar(&o.race, "race", false, "compile the suite with the race detector: a run stops at the first data race, its unfinished tests earn nothing (slower; make grade RACE=1)")
 	fs.BoolVar(&o.noSandbox, "no-sandbox", false, "run the graded code with your own rights, not in a sandbox (where Linux namespaces are not allowed)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "mwzk-grade grades MWZooKeeper Services with the conformance suite.\n\nUsage:\n"+
@@ -140,6 +142,9 @@ func mainErr(ctx context.Context, args []string, stdout io.Writer) (err error) {
 		o.impl = "solution"
 	}
 	if err := o.check(); err != nil {
+		return err
+	}
+	if err := o.variantRace(fs.Changed("race"), stdout); err != nil {
 		return err
 	}
 	root, err := moduleRoot()
@@ -197,6 +202,25 @@ func (o *options) check() error {
 	return nil
 }
 
+// variantRace turns on --race for a variant that loses its parts only
+// under the race detector ("Race: yes"): without it, make grade-variant
+// would judge it as keeping every point. An explicit --race=false (given)
+// grades it without, as a student's hand-in would be graded by default.
+func (o *options) variantRace(given bool, stdout io.Writer) error {
+	if o.variant == "" || given || o.replay != "" {
+		return nil
+	}
+	v, err := loadVariant(o.variant)
+	if err != nil {
+		return err
+	}
+	if v.race {
+		o.race = true
+		fmt.Fprintf(stdout, "mwzk-grade: %s says \"Race: yes\": graded under the race detector (--race)\n", o.variant)
+	}
+	return nil
+}
+
 // total is a submission's time: --timeout per run, as the README's
 // TIMEOUT (make grade-all always passes --timeout, and as a limit for all
 // runs it gave run 6 of REPEAT=8 under a second: a correct hand-in earned
@@ -248,7 +272,7 @@ func gradeOne(ctx context.Context, root string, o options, stdout io.Writer) err
 	if o.pictures, o.picturesBase, err = picturesDir(o.jsonFile()); err != nil {
 		return err
 	}
-	warmCache(ctx, root, stdout)
+	warmCache(ctx, root, o.race, stdout)
 	rep, gerr := gradeSubmission(ctx, root, o, sub, stdout)
 	if rep != nil {
 		tidyPictures(rep, o.pictures)
@@ -360,15 +384,15 @@ func (o options) forHandIn(origin, ref string) options {
 func (o *options) replayCommand() string {
 	switch {
 	case o.variant != "":
-		return "make grade-variant V=" + strings.TrimSuffix(filepath.Base(o.variant), ".diff")
+		return "make grade-variant V=" + strings.TrimSuffix(filepath.Base(o.variant), ".diff") + raceWord(o.race)
 	case o.submission != "" && o.ref != "":
-		return fmt.Sprintf("make grade SUBMISSION=%s REF=%s", makeWord(o.submission), makeWord(o.ref))
+		return fmt.Sprintf("make grade SUBMISSION=%s REF=%s", makeWord(o.submission), makeWord(o.ref)) + raceWord(o.race)
 	case o.submission != "":
-		return "make grade SUBMISSION=" + makeWord(o.submission)
+		return "make grade SUBMISSION=" + makeWord(o.submission) + raceWord(o.race)
 	case o.impl == "solution":
-		return "make grade IMPL=solution"
+		return "make grade IMPL=solution" + raceWord(o.race)
 	}
-	return "make grade"
+	return "make grade" + raceWord(o.race)
 }
 
 // makeWord is s as the value of a variable on make's command line, in a

@@ -73,6 +73,9 @@ func printReport(w io.Writer, rep *Report) {
 	if rep.Unconfined {
 		fmt.Fprintln(w, "Graded without a sandbox: the code ran with the grader's rights.")
 	}
+	if rep.Race {
+		fmt.Fprintln(w, "Graded under the race detector (RACE=1): a data race halts its run, and the tests it cut short earn nothing.")
+	}
 }
 
 func printFailures(w io.Writer, rep *Report) {
@@ -115,7 +118,11 @@ func printFailures(w io.Writer, rep *Report) {
 		}
 	}
 	if len(notStarted) > 0 {
-		fmt.Fprintf(w, "\n  Not started, the run ended before them (the time ran out, or the suite crashed: see below) (%d): %s\n", len(notStarted), strings.Join(notStarted, ", "))
+		why := "the time ran out, or the suite crashed"
+		if rep.Race {
+			why = "the time ran out, the suite crashed, or a data race halted it"
+		}
+		fmt.Fprintf(w, "\n  Not started, the run ended before them (%s: see below) (%d): %s\n", why, len(notStarted), strings.Join(notStarted, ", "))
 	}
 	if !header && len(notStarted) == 0 {
 		fmt.Fprintf(w, "\nEvery test passed.\n")
@@ -185,7 +192,7 @@ func againCommand(rep *Report) string {
 	if d, err := time.ParseDuration(rep.Timeout); err == nil && d != defaultTimeout {
 		cmd += " TIMEOUT=" + d.String()
 	}
-	return cmd
+	return cmd + raceWord(rep.Race)
 }
 
 // partWord is " PART=A5.2" for a grade of one part, "" for all.

@@ -20,7 +20,7 @@ func replay(ctx context.Context, root string, o options, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o.part, o.repeat, o.extra, o.seeds, o.variant = old.Part, max(old.Repeat, 1), old.Extra, old.Seeds, old.Variant
+	o.part, o.repeat, o.extra, o.seeds, o.variant, o.race = old.Part, max(old.Repeat, 1), old.Extra, old.Seeds, old.Variant, old.Race
 	if d, err := time.ParseDuration(old.Timeout); err == nil && d > 0 && !o.timeoutSet {
 		// A hand-in that timed out at TIMEOUT=2m must not get 15 minutes
 		// (and come out differently) in its replay.

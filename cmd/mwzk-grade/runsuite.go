@@ -42,6 +42,7 @@ type runSpec struct {
 	seed     string           // MWZK_SEED for every randomized test, "" for drawn seeds
 	replay   string           // the make command that grades the same code again (conformance.ReplayEnv)
 	jailed   bool             // run the binary in the sandbox (sandbox.go)
+	race     bool             // the binary has the race detector: halt at its first report (race.go)
 }
 
 // runSuite runs the test binary once in t with a fresh key: results come
@@ -96,6 +97,7 @@ func runSuite(ctx context.Context, t *tree, bin string, spec runSpec) (*run, err
 	}
 	r.problems = append(r.problems, problems...)
 	r.limit = spec.limitNote(own)
+	r.race = spec.race
 	if spec.jailed {
 		r.memCap = jailMemory
 	}
@@ -136,7 +138,7 @@ func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) (cmd *
 	env := os.Environ()
 	pictures := spec.pictures
 	if spec.jailed {
-		if jr, err = jailedSuite(ctx, dir, spec.pictures, bin, args); err != nil {
+		if jr, err = jailedSuite(ctx, dir, spec.pictures, bin, args, spec.race); err != nil {
 			return nil, nil, err
 		}
 		cmd, pictures = jr.cmd, jr.pictures
@@ -149,6 +151,9 @@ func suiteCommand(ctx context.Context, t *tree, bin string, spec runSpec) (cmd *
 	cmd.Dir = dir
 	env = append(env, "MWZK_GRADE=1", "MWZK_SEED="+spec.seed,
 		conformance.ReplayEnv+"="+spec.replay)
+	if spec.race {
+		env = append(env, raceEnv) // after the grader's own environment: this one counts
+	}
 	if spec.ports != "" {
 		env = append(env, ports.EnvRange+"="+spec.ports)
 	}

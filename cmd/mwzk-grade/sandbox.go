@@ -48,6 +48,12 @@ type jail struct {
 	// result pipe's variable must not reach mwzk-grade's own start, whose
 	// gradeseal init would take the key.
 	Env []string
+	// Race is the GORACE setting of a binary with the race detector, put
+	// in a file /proc/self/environ of the new root: the race detector
+	// reads its options from there, not from the environment Go sees, and
+	// the root has no /proc (without it, GORACE=halt_on_error=1 is ignored
+	// and a race does not stop the run). "" for no such file.
+	Race string
 }
 
 // sandboxMain is mwzk-grade started with sandboxArg: args are the jail as

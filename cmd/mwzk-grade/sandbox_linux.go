@@ -92,6 +92,9 @@ func enterJail(j jail) error {
 			return err
 		}
 	}
+	if err := raceOptions(j.Root, j.Race); err != nil {
+		return err
+	}
 	if err := unix.Chdir(j.Root); err != nil {
 		return err
 	}
@@ -114,6 +117,24 @@ func enterJail(j jail) error {
 		return err
 	}
 	return unix.Chdir(j.Dir)
+}
+
+// raceOptions writes the race detector's options (gorace, "GORACE=...")
+// where it reads them, /proc/self/environ under root, before the root is
+// made read-only; nothing for "". It is a plain file: the root still has no
+// /proc of the kernel's.
+func raceOptions(root, gorace string) error {
+	if gorace == "" {
+		return nil
+	}
+	dir := filepath.Join(root, "proc", "self")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("the race detector's options: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "environ"), []byte(gorace+"\x00"), 0o444); err != nil {
+		return fmt.Errorf("the race detector's options: %w", err)
+	}
+	return nil
 }
 
 // bindInto makes path, a folder or a file, visible at the same path under

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"zablab/internal/stacks"
@@ -43,6 +44,9 @@ type Report struct {
 	// Unconfined: the code ran without the sandbox (--no-sandbox, or one's
 	// own checkout where none can be made).
 	Unconfined bool `json:"unconfined,omitempty"`
+	// Race: the suite ran under the race detector (--race), halting a run
+	// at its first data race.
+	Race bool `json:"race,omitempty"`
 
 	Required Score       `json:"required"` // A5.1-A5.4
 	Bonus    Score       `json:"bonus"`    // the optional parts
@@ -135,7 +139,11 @@ func score(rep *Report, runs []*run, part string) {
 		if len(runs) > 1 {
 			prefix = fmt.Sprintf("run %d: ", k+1)
 		}
-		for _, p := range append(r.problems, otherProblems(r)...) {
+		var race []string
+		if lines := findRace(r); lines != nil {
+			race = raceProblem(r, k+1, lines)
+		}
+		for _, p := range slices.Concat(race, r.problems, otherProblems(r)) {
 			rep.Problems = append(rep.Problems, prefix+p)
 		}
 	}
@@ -187,7 +195,11 @@ func gradeTest(runs []*run, t manifestTest) TestGrade {
 			tg.Failure = failureLines(o.lines, failureLineCount)
 			if o.status == "" && crash != "" {
 				// It was running when the process died: that is its failure.
-				tg.Failure = append([]string{"the suite crashed while this test ran: " + crash}, tg.Failure...)
+				why := "the suite crashed while this test ran: "
+				if findRace(r) != nil {
+					why = "the race detector halted the run while this test ran: "
+				}
+				tg.Failure = append([]string{why + crash}, tg.Failure...)
 				tg.Failure = tg.Failure[:min(len(tg.Failure), failureLineCount)]
 			}
 		}
@@ -214,6 +226,9 @@ func gradeTest(runs []*run, t manifestTest) TestGrade {
 func crashLine(r *run) string {
 	if r.exitErr == nil {
 		return ""
+	}
+	if race := findRace(r); race != nil {
+		return raceLine(race)
 	}
 	for _, l := range r.other {
 		if (strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ")) && !strings.HasPrefix(l, goTimeoutPrefix) {
@@ -267,7 +282,14 @@ func otherProblems(r *run) []string {
 	} else if r.timedOut {
 		out = append(out, "the run was stopped: the submission's time was up")
 	}
-	for _, l := range r.other {
+	quoted := make([]bool, len(r.other))
+	if findRace(r) != nil {
+		quoted = inRaceReport(r.other) // raceProblem quotes it
+	}
+	for k, l := range r.other {
+		if quoted[k] || r.race && raceNoise.MatchString(l) {
+			continue
+		}
 		if goTimedOut && strings.HasPrefix(l, goTimeoutPrefix) {
 			break // the rest is the stacks, summed up above
 		}

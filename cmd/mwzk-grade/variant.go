@@ -19,6 +19,7 @@ import (
 //	Loses all: A5.7
 //	May lose: A5.2
 //	Why A5.2 may lose too: ...
+//	Race: yes
 //	--- a/solutions/aufgabe5/service.go
 //	+++ b/solutions/aufgabe5/service.go
 //	@@ ...
@@ -32,6 +33,10 @@ import (
 //
 // It guards against the opposite mistake, a test stricter than the sheet.
 //
+// "Race: yes" says the variant loses its parts only under the race
+// detector (a data race, and nothing else wrong): make grade-variant
+// grades it with --race.
+//
 // The grader applies it to the reference's files in memory and grades the
 // result like any submission, in a copy of the tree: the checkout is never
 // changed.
@@ -44,6 +49,7 @@ type variant struct {
 	all   []string // parts it must lose every point of (also in loses)
 	may   []string // parts it may lose too (a timing-dependent second symptom)
 	keeps []string // an allowed variant: the parts it must keep whole
+	race  bool     // graded under the race detector ("Race: yes")
 	files []filePatch
 }
 
@@ -88,6 +94,11 @@ func loadVariant(file string) (*variant, error) {
 		if s, ok := strings.CutPrefix(l, "Keeps:"); ok {
 			v.keeps = append(v.keeps, partList(s)...)
 		}
+		if s, ok := strings.CutPrefix(l, "Race:"); ok {
+			if v.race = strings.TrimSpace(s) == "yes"; !v.race {
+				return nil, fmt.Errorf("variant %s: \"Race:%s\": want \"Race: yes\" or no Race line", file, s)
+			}
+		}
 	}
 	v.loses = append(v.loses, v.all...)
 	return v, v.check()
@@ -95,7 +106,7 @@ func loadVariant(file string) (*variant, error) {
 
 // isKindLine says whether a preamble line ends the Variant: paragraph.
 func isKindLine(l string) bool {
-	for _, p := range []string{"Loses", "May lose:", "Why", "Keeps:"} {
+	for _, p := range []string{"Loses", "May lose:", "Why", "Keeps:", "Race:"} {
 		if strings.HasPrefix(l, p) {
 			return true
 		}

@@ -178,7 +178,7 @@ func checkStubs(t *testing.T, slot func(*testing.T) string) {
 // it may lose.
 func checkKnownBad(t *testing.T, name string, v *variant, ports string) {
 	t.Helper()
-	rep := gradeOrFail(t, options{impl: "solution", variant: v.file, ports: ports})
+	rep := gradeOrFail(t, options{impl: "solution", variant: v.file, ports: ports, race: v.race})
 	for _, vd := range v.judge(rep) {
 		if !vd.graded || !vd.held {
 			t.Errorf("variant %s (%s): %s", name, v.about, vd) // the lost parts' failures: logged below
