@@ -7,6 +7,8 @@ import (
 	"io"
 	"math/rand"
 	"net"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -217,9 +219,8 @@ func (e *digestEnsemble) describe() string {
 // deliveries. Followers stopped and restarted (SNAP), and every peer
 // restarted in turn, leader too, must still deliver the same history.
 func TestTinySnapSizeLimitKeepsHistoriesEqual(t *testing.T) {
-	seed := time.Now().UnixNano()
+	seed := ensembleSeed(t)
 	rng := rand.New(rand.NewSource(seed))
-	t.Logf("seed %d", seed)
 	smallFileStores(t, 2048)
 	e := newDigestEnsemble(t, 3, 1<<10)
 	defer e.stopAll()
@@ -270,9 +271,8 @@ func TestTinySnapSizeLimitKeepsHistoriesEqual(t *testing.T) {
 // and restarted under a steady stream of writes, so they sync (DIFF read
 // back from disk, or SNAP) while log files are being removed.
 func TestTinySnapSizeLimitWithFollowersRestartedUnderLoad(t *testing.T) {
-	seed := time.Now().UnixNano()
+	seed := ensembleSeed(t)
 	rng := rand.New(rand.NewSource(seed))
-	t.Logf("seed %d", seed)
 	smallFileStores(t, 2048)
 	e := newDigestEnsemble(t, 3, 1<<10)
 	defer e.stopAll()
@@ -284,32 +284,7 @@ func TestTinySnapSizeLimitWithFollowersRestartedUnderLoad(t *testing.T) {
 	lz, la := e.zabs[l-1], e.digs[l-1]
 	stopWriter := make(chan struct{})
 	written := make(chan struct{})
-	go func() {
-		defer close(written)
-		for k := 0; ; {
-			// Propose never waits: 50 at a time, then wait (a while at
-			// most) for them, or the queue grows without bound and the
-			// test measures overload. A leader change may lose some.
-			c0, _, _ := la.state()
-			for j := 0; j < 50; j, k = j+1, k+1 {
-				m := fmt.Sprintf("w%d:%s", k, strings.Repeat("y", 64+k%400))
-				_, _ = lz.Propose([]byte(m))
-			}
-			deadline := time.Now().Add(2 * time.Second)
-			for c, _, _ := la.state(); c < c0+50 && time.Now().Before(deadline); c, _, _ = la.state() {
-				select {
-				case <-stopWriter:
-					return
-				case <-time.After(2 * time.Millisecond):
-				}
-			}
-			select {
-			case <-stopWriter:
-				return
-			default:
-			}
-		}
-	}()
+	go keepWriting(lz, la, stopWriter, written)
 	for round := 0; round < 12; round++ {
 		f := 1 + (l+rng.Intn(2))%3
 		e.stop(f)
@@ -336,4 +311,49 @@ func TestTinySnapSizeLimitWithFollowersRestartedUnderLoad(t *testing.T) {
 	if !e.same(total) {
 		t.Fatalf("seed %d: %d deliveries at peer %d: the peers' histories differ:%s", seed, total, l, e.describe())
 	}
+}
+
+// keepWriting proposes to lz until stop closes, then closes done. Propose
+// never waits: 50 at a time, then it waits (a while at most) for them at
+// la, or the queue grows without bound and the test measures overload. A
+// leader change may lose some.
+func keepWriting(lz *MultiZab, la *digestApp, stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	for k := 0; ; {
+		c0, _, _ := la.state()
+		for j := 0; j < 50; j, k = j+1, k+1 {
+			m := fmt.Sprintf("w%d:%s", k, strings.Repeat("y", 64+k%400))
+			_, _ = lz.Propose([]byte(m))
+		}
+		deadline := time.Now().Add(2 * time.Second)
+		for c, _, _ := la.state(); c < c0+50 && time.Now().Before(deadline); c, _, _ = la.state() {
+			select {
+			case <-stop:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+		select {
+		case <-stop:
+			return
+		default:
+		}
+	}
+}
+
+// ensembleSeed is a randomized ensemble test's seed: ZAB_TEST_SEED replays
+// one, otherwise the clock gives it. It is logged, and every failure of
+// these tests names it.
+func ensembleSeed(t *testing.T) int64 {
+	t.Helper()
+	if s := os.Getenv("ZAB_TEST_SEED"); s != "" {
+		seed, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			t.Fatalf("ZAB_TEST_SEED=%q is not a seed: %v", s, err)
+		}
+		return seed
+	}
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d (replay with ZAB_TEST_SEED=%d)", seed, seed)
+	return seed
 }
