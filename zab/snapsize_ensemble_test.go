@@ -219,15 +219,7 @@ func (e *digestEnsemble) describe() string {
 // deliveries. Followers stopped and restarted (SNAP), and every peer
 // restarted in turn, leader too, must still deliver the same history.
 func TestTinySnapSizeLimitKeepsHistoriesEqual(t *testing.T) {
-	seed := ensembleSeed(t)
-	rng := rand.New(rand.NewSource(seed))
-	smallFileStores(t, 2048)
-	e := newDigestEnsemble(t, 3, 1<<10)
-	defer e.stopAll()
-	for i := 1; i <= 3; i++ {
-		e.start(i)
-	}
-	wait.For(t, "a settled ensemble", 10*time.Second, e.settled)
+	seed, rng, e := tinyLimitEnsemble(t)
 	total := uint64(0)
 	check := func(what string) {
 		t.Helper()
@@ -271,15 +263,7 @@ func TestTinySnapSizeLimitKeepsHistoriesEqual(t *testing.T) {
 // and restarted under a steady stream of writes, so they sync (DIFF read
 // back from disk, or SNAP) while log files are being removed.
 func TestTinySnapSizeLimitWithFollowersRestartedUnderLoad(t *testing.T) {
-	seed := ensembleSeed(t)
-	rng := rand.New(rand.NewSource(seed))
-	smallFileStores(t, 2048)
-	e := newDigestEnsemble(t, 3, 1<<10)
-	defer e.stopAll()
-	for i := 1; i <= 3; i++ {
-		e.start(i)
-	}
-	wait.For(t, "a settled ensemble", 10*time.Second, e.settled)
+	seed, rng, e := tinyLimitEnsemble(t)
 	l := e.leader()
 	lz, la := e.zabs[l-1], e.digs[l-1]
 	stopWriter := make(chan struct{})
@@ -311,6 +295,22 @@ func TestTinySnapSizeLimitWithFollowersRestartedUnderLoad(t *testing.T) {
 	if !e.same(total) {
 		t.Fatalf("seed %d: %d deliveries at peer %d: the peers' histories differ:%s", seed, total, l, e.describe())
 	}
+}
+
+// tinyLimitEnsemble starts three peers with snapSizeLimitInKb at 1 KiB and
+// 2 KiB log files, settled, with the seed of the test's random choices;
+// they stop when the test ends.
+func tinyLimitEnsemble(t *testing.T) (int64, *rand.Rand, *digestEnsemble) {
+	t.Helper()
+	seed := ensembleSeed(t)
+	smallFileStores(t, 2048)
+	e := newDigestEnsemble(t, 3, 1<<10)
+	t.Cleanup(e.stopAll)
+	for i := 1; i <= 3; i++ {
+		e.start(i)
+	}
+	wait.For(t, "a settled ensemble", 10*time.Second, e.settled)
+	return seed, rand.New(rand.NewSource(seed)), e
 }
 
 // keepWriting proposes to lz until stop closes, then closes done. Propose
