@@ -64,3 +64,25 @@ func TestGradeVariantSaysWhetherItsLinesHeld(t *testing.T) {
 		})
 	}
 }
+
+// TestTimedOutVariantIsNotBlamedOnItsPreamble: a grading that ran out of
+// time lost parts to the clock, and the verdict blamed the preamble ("does
+// a test check more than its part?"), an error beside the timeout's own.
+// Now the verdict lines stand, with a line saying the time may be why, and
+// only the timeout is an error.
+func TestTimedOutVariantIsNotBlamedOnItsPreamble(t *testing.T) {
+	rep := Report{Status: "timeout", Parts: []PartGrade{
+		{ID: "A5.1", Score: Score{Earned: 0, Possible: 30}}, {ID: "A5.2", Score: Score{Earned: 0, Possible: 30}},
+	}}
+	v := variant{file: "/x/solutions/variants/made-up.diff", about: "made up", loses: []string{"A5.2"}}
+	var out bytes.Buffer
+	err := printVerdicts(&out, &v, rep)
+	if errors.Is(err, errVariantBroken) {
+		t.Errorf("printVerdicts after a timeout: %v; want no broken preamble", err)
+	}
+	for _, w := range []string{"Not named, must keep: A5.1 — NOT held", "the grading ran out of time"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("the report has no %q:\n%s", w, out.String())
+		}
+	}
+}
