@@ -78,6 +78,11 @@ func replayHint(rep *Report, part string, t TestGrade) string {
 	case rep.Impl == "solution":
 		cmd += " IMPL=solution"
 	}
+	if rep.Race {
+		// Without the race detector the halted test passes: the race
+		// is what failed it.
+		cmd += " RACE=1"
+	}
 	if k := t.FailedRun - 1; k >= 0 && k < len(rep.Seeds) {
 		if s, ok := rep.Seeds[k][part+"/"+t.Name]; ok {
 			return fmt.Sprintf("MWZK_SEED=%d %s", s, cmd)

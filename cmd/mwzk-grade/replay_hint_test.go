@@ -54,6 +54,23 @@ func TestReplayOfAVariantGradesTheVariant(t *testing.T) {
 	}
 }
 
+// TestReplayOfARaceGradingKeepsTheRaceDetector: a test a data race halted
+// passes without the race detector, so its replay line (and the hint to
+// run a part's tests) must carry RACE=1: a new user ran the line without
+// it and saw PASS.
+func TestReplayOfARaceGradingKeepsTheRaceDetector(t *testing.T) {
+	rep := &Report{Submission: "mallory", Status: "graded", Repeat: 1, Race: true, Origin: "/tmp/class/mallory",
+		Parts: []PartGrade{{ID: "A5.1", Score: Score{Possible: 30}, Tests: []TestGrade{{Name: "Session", Points: 4, Runs: 1, Status: "fail", FailedRun: 1}}}}}
+	if h, want := replayHint(rep, "A5.1", rep.Parts[0].Tests[0]), "make grade-a5.1 RUN=Session RACE=1"; h != want {
+		t.Errorf("replay hint %q, want %q", h, want)
+	}
+	var b strings.Builder
+	printReport(&b, rep)
+	if !strings.Contains(b.String(), "make grade-a5.1 RACE=1 ... make grade-a5.7 RACE=1") {
+		t.Errorf("the hint for a part's tests leaves the race detector out:\n%s", b.String())
+	}
+}
+
 // TestNestedModuleHidesHandIns: ./... stops at any folder with a
 // go.mod on the way, not only at the hand-ins folder itself.
 func TestNestedModuleHidesHandIns(t *testing.T) {
