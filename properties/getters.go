@@ -1,6 +1,7 @@
 package properties
 
 import (
+	"errors"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -33,6 +34,9 @@ func (p *Properties) Int(key string, def int) (int, error) {
 		return def, nil
 	}
 	n, err := strconv.Atoi(v)
+	if errors.Is(err, strconv.ErrRange) {
+		return def, p.Errorf(key, ErrValue, "%s is out of range: at most %d", v, math.MaxInt)
+	}
 	if err != nil {
 		return def, p.Errorf(key, ErrValue, "want an integer, got %q", v)
 	}
@@ -47,6 +51,9 @@ func (p *Properties) Int64(key string, def int64) (int64, error) {
 		return def, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return def, p.Errorf(key, ErrValue, "%s is out of range: at most %d", v, int64(math.MaxInt64))
+	}
 	if err != nil {
 		return def, p.Errorf(key, ErrValue, "want a 64-bit integer, got %q", v)
 	}
@@ -80,6 +87,9 @@ func (p *Properties) Millis(key string, def time.Duration) (time.Duration, error
 		return def, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(v, "-") {
+		return def, p.Errorf(key, ErrValue, "%s milliseconds is too long for a duration", v)
+	}
 	if err != nil || n < 0 {
 		return def, p.Errorf(key, ErrValue, "want a whole number of milliseconds >= 0, got %q", v)
 	}

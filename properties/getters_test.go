@@ -2,6 +2,7 @@ package properties
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -141,5 +142,28 @@ func TestPathIsRelativeToTheFile(t *testing.T) {
 	q, _ := LoadString("rel=data")
 	if got := q.Path("rel", ""); got != "data" {
 		t.Errorf("properties from a string: Path = %q, want the value unchanged", got)
+	}
+}
+
+// TestTooLargeIsOutOfRangeNotNoNumber: 99999999999999999999 is an integer,
+// and "want an integer, got ..." sent a user looking for a typo; it is out
+// of range, and tickTime's "want a whole number of milliseconds >= 0" was
+// as wrong.
+func TestTooLargeIsOutOfRangeNotNoNumber(t *testing.T) {
+	p := mustLoad(t, "snapCount=99999999999999999999\ntickTime=99999999999999999999\nbig=-99999999999999999999\n")
+	for _, c := range []struct {
+		key  string
+		get  func(string) error
+		want string
+	}{
+		{"snapCount", func(k string) error { _, err := p.Int(k, 0); return err }, "99999999999999999999 is out of range: at most 9223372036854775807"},
+		{"snapCount", func(k string) error { _, err := p.Int64(k, 0); return err }, "99999999999999999999 is out of range: at most 9223372036854775807"},
+		{"tickTime", func(k string) error { _, err := p.Millis(k, 0); return err }, "99999999999999999999 milliseconds is too long for a duration"},
+		{"big", func(k string) error { _, err := p.Millis(k, 0); return err }, `want a whole number of milliseconds >= 0, got "-99999999999999999999"`},
+	} {
+		err := c.get(c.key)
+		if !errors.Is(err, ErrValue) || !strings.HasSuffix(fmt.Sprint(err), c.want) {
+			t.Errorf("%s: %v; want an ErrValue ending %q", c.key, err, c.want)
+		}
 	}
 }
