@@ -35,7 +35,7 @@ func (c *Config) readSnapSize(p *properties.Properties) error {
 	if kb > maxSnapKiB {
 		// Shifted into bytes it would wrap around: 2^54+1 KiB became a
 		// limit of 1 KiB, a snapshot every few writes.
-		return p.Errorf(KeySnapSizeLimit, ErrConfig, "%d KiB is more than a limit in bytes can hold (at most %d; 0 for no limit)", kb, maxSnapKiB)
+		return p.Errorf(KeySnapSizeLimit, ErrConfig, "%d KiB is more than a limit in bytes can hold (at most %d KiB; 0 for no limit)", kb, maxSnapKiB)
 	}
 	c.SnapBytes = int64(kb) << 10
 	if kb <= 0 {
