@@ -50,11 +50,19 @@ func reportNote(r *Report) string {
 			n = copyNote(r)
 		}
 	}
-	if r := []rune(n); len(r) > 200 {
-		n = string(r[:197]) + "..." // whole characters: the note is UTF-8 text
+	if r := []rune(n); len(r) > maxNote {
+		// Whole characters (the note is UTF-8 text), and a pointer to the
+		// rest: a refusal's advice comes last, after the cut.
+		n = string(r[:maxNote-len([]rune(noteCut))]) + noteCut
 	}
 	return n
 }
+
+// maxNote bounds a gradebook note; noteCut ends one that was longer.
+const (
+	maxNote = 200
+	noteCut = "... (the rest in report.txt)"
+)
 
 // crashNote is the note of a graded run that ended early: out of memory,
 // halted by a data race (--race), or a suite that never started its tests
