@@ -134,10 +134,7 @@ func printFailures(w io.Writer, rep *Report) {
 		case rep.Origin != "":
 			where = " (in the hand-in's own checkout; here they would run this checkout's code)"
 		}
-		race := ""
-		if rep.Race {
-			race = " RACE=1"
-		}
+		race := map[bool]string{true: " RACE=1"}[rep.Race]
 		fmt.Fprintf(w, "\nOne part's tests with their whole output: make grade-a5.1%s ... make grade-a5.7%s%s\n", race, race, where)
 	}
 }
