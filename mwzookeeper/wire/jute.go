@@ -146,6 +146,12 @@ func (d *decoder) acls(field string) []mwzookeeper.ACL {
 	return out
 }
 
+// nullNext says whether the next field, a string or buffer, is null (a
+// length of -1), without reading it.
+func (d *decoder) nullNext() bool {
+	return d.err == nil && len(d.b)-d.off >= 4 && int32(binary.BigEndian.Uint32(d.b[d.off:])) == -1
+}
+
 // end fails if bytes are left: ZooKeeper's records have no trailing fields.
 func (d *decoder) end() error {
 	if d.err == nil && d.off != len(d.b) {

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -45,7 +44,7 @@ func DecodeRequest(body []byte, req *mw.Request) (Header, error) {
 	}
 	req.Op, req.Xid = h.Op, h.Xid
 	d.record = h.Op.String()
-	null := len(body) >= requestHeaderLen+4 && int32(binary.BigEndian.Uint32(body[requestHeaderLen:])) == -1
+	null := d.nullNext()
 	if null && nullPathRefused(h.Op) {
 		*req = mw.Request{}
 		return h, fmt.Errorf("%w (%w: %s.path is null)", ErrBadBody, ErrMalformed, h.Op)
@@ -284,7 +283,7 @@ func multiNullPath(d *decoder, typ, multi mw.OpCode) bool {
 	default:
 		return false
 	}
-	if d.err != nil || len(d.b)-d.off < 4 || int32(binary.BigEndian.Uint32(d.b[d.off:])) != -1 {
+	if !d.nullNext() {
 		return false
 	}
 	d.err = fmt.Errorf("%w: %s's %s op at offset %d has a null path", ErrMalformed, multi, typ, d.off)
