@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"zablab/properties"
 )
@@ -29,13 +30,15 @@ const maxSnapKiB = math.MaxInt64 >> 10
 // limit off, as in ZooKeeper.
 func (c *Config) readSnapSize(p *properties.Properties) error {
 	kb, err := p.Int(KeySnapSizeLimit, DefaultSnapBytes>>10)
-	if err != nil {
+	v := strings.TrimPrefix(strings.TrimSpace(p.String(KeySnapSizeLimit, "")), "+")
+	// Shifted into bytes a value above maxSnapKiB would wrap around (2^54+1
+	// KiB became a limit of 1 KiB); one past int's range gets the same
+	// bound, not int's, which is refused here too.
+	switch digits := v != "" && strings.Trim(v, "0123456789") == ""; {
+	case err != nil && !digits:
 		return fmt.Errorf("%w: %w", ErrConfig, err)
-	}
-	if kb > maxSnapKiB {
-		// Shifted into bytes it would wrap around: 2^54+1 KiB became a
-		// limit of 1 KiB, a snapshot every few writes.
-		return p.Errorf(KeySnapSizeLimit, ErrConfig, "%d KiB is more than a limit in bytes can hold (at most %d KiB; 0 for no limit)", kb, maxSnapKiB)
+	case err != nil || kb > maxSnapKiB:
+		return p.Errorf(KeySnapSizeLimit, ErrConfig, "%s KiB is more than a limit in bytes can hold (at most %d KiB; 0 for no limit)", v, maxSnapKiB)
 	}
 	c.SnapBytes = int64(kb) << 10
 	if kb <= 0 {

@@ -101,7 +101,7 @@ func TestSnapSizeLimitKey(t *testing.T) {
 // a snapshot every few writes, and 2^54 became 0, the 64 MiB default.
 // A value that does not fit in bytes is an error naming the key.
 func TestSnapSizeLimitTooLargeIsRefused(t *testing.T) {
-	for _, v := range []string{"18014398509481985", "18014398509481984", "9007199254740992"} {
+	for _, v := range []string{"18014398509481985", "18014398509481984", "9007199254740992", "99999999999999999999"} {
 		p, err := properties.LoadString("myid=1\ndataLogDir=/tmp/x\nsnapSizeLimitInKb=" + v + "\n")
 		if err != nil {
 			t.Fatal(err)
@@ -109,6 +109,11 @@ func TestSnapSizeLimitTooLargeIsRefused(t *testing.T) {
 		cfg, err := ConfigFromProperties(p, true)
 		if !errors.Is(err, ErrConfig) || !strings.Contains(fmt.Sprint(err), KeySnapSizeLimit) {
 			t.Errorf("snapSizeLimitInKb=%s: SnapBytes %d, error %v; want an ErrConfig naming the key", v, cfg.SnapBytes, err)
+		}
+		// The bound it names must be one the key takes: int's maximum
+		// (the properties reader's own bound) is refused here too.
+		if want := fmt.Sprintf("at most %d KiB", maxSnapKiB); !strings.Contains(fmt.Sprint(err), want) {
+			t.Errorf("snapSizeLimitInKb=%s: %v; want it to say %q", v, err, want)
 		}
 	}
 }
