@@ -35,7 +35,7 @@ func (p *Properties) Int(key string, def int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if errors.Is(err, strconv.ErrRange) {
-		return def, p.Errorf(key, ErrValue, "%s is out of range: at most %d", v, math.MaxInt)
+		return def, p.rangeErr(key, v, math.MinInt, math.MaxInt)
 	}
 	if err != nil {
 		return def, p.Errorf(key, ErrValue, "want an integer, got %q", v)
@@ -52,12 +52,21 @@ func (p *Properties) Int64(key string, def int64) (int64, error) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if errors.Is(err, strconv.ErrRange) {
-		return def, p.Errorf(key, ErrValue, "%s is out of range: at most %d", v, int64(math.MaxInt64))
+		return def, p.rangeErr(key, v, math.MinInt64, math.MaxInt64)
 	}
 	if err != nil {
 		return def, p.Errorf(key, ErrValue, "want a 64-bit integer, got %q", v)
 	}
 	return n, nil
+}
+
+// rangeErr reports v, an integer beyond [lo, hi], with the bound it passed:
+// "at most hi" for -99999999999999999999 would name a bound it keeps.
+func (p *Properties) rangeErr(key, v string, lo, hi int64) error {
+	if strings.HasPrefix(v, "-") {
+		return p.Errorf(key, ErrValue, "%s is out of range: at least %d", v, lo)
+	}
+	return p.Errorf(key, ErrValue, "%s is out of range: at most %d", v, hi)
 }
 
 // Bool returns the value of key as a boolean, or def if key is absent.

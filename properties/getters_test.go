@@ -167,3 +167,21 @@ func TestTooLargeIsOutOfRangeNotNoNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestTooSmallIsNotOutOfRangeAtMost: a number below the smallest int is out
+// of range too, but "at most 9223372036854775807" for -99999999999999999999
+// tells the user the bound it already keeps; the message must give the
+// lower bound.
+func TestTooSmallIsNotOutOfRangeAtMost(t *testing.T) {
+	p := mustLoad(t, "snapSizeLimitInKb=-99999999999999999999\n")
+	for name, get := range map[string]func() error{
+		"Int":   func() error { _, err := p.Int("snapSizeLimitInKb", 0); return err },
+		"Int64": func() error { _, err := p.Int64("snapSizeLimitInKb", 0); return err },
+	} {
+		err := get()
+		want := "-99999999999999999999 is out of range: at least -9223372036854775808"
+		if !errors.Is(err, ErrValue) || !strings.HasSuffix(fmt.Sprint(err), want) {
+			t.Errorf("%s: %v; want an ErrValue ending %q", name, err, want)
+		}
+	}
+}
