@@ -86,3 +86,23 @@ func TestTimedOutVariantIsNotBlamedOnItsPreamble(t *testing.T) {
 		}
 	}
 }
+
+// TestTimedOutRaceVariantWithoutRaceIsNotBlamed: a "Race: yes" variant
+// graded with --race=false must keep every point; when that grading ran
+// out of time, the parts it cut short lost points to the clock, and the
+// verdict still called the variant broken beside the timeout's own error,
+// the very blame TestTimedOutVariantIsNotBlamedOnItsPreamble removed for
+// the other variants.
+func TestTimedOutRaceVariantWithoutRaceIsNotBlamed(t *testing.T) {
+	rep := Report{Status: "timeout", Race: false, Parts: []PartGrade{
+		{ID: "A5.1", Score: Score{Earned: 30, Possible: 30}}, {ID: "A5.2", Score: Score{Earned: 0, Possible: 30}},
+	}}
+	v := variant{file: "/x/solutions/variants/data-race.diff", about: "made up", race: true, loses: []string{"A5.1"}}
+	var out bytes.Buffer
+	if err := printVerdicts(&out, &v, rep); errors.Is(err, errVariantBroken) {
+		t.Errorf("printVerdicts after a timeout without the race detector: %v; want no broken preamble", err)
+	}
+	if !strings.Contains(out.String(), "ran out of time") {
+		t.Errorf("the report does not say the time may be why:\n%s", out.String())
+	}
+}
