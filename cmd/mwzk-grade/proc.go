@@ -24,11 +24,14 @@ func helperCommand(name string, args ...string) *exec.Cmd {
 // GIT_* variables, which could point git at other repositories' objects
 // (GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_OBJECT_DIRECTORY) or another
 // repository altogether (GIT_DIR) and grade what the hand-in does not
-// hold. GIT_CEILING_DIRECTORIES stays: it only stops git's search upwards.
+// hold. Two stay: GIT_CEILING_DIRECTORIES only stops git's search upwards,
+// and GIT_EXEC_PATH is where a relocated git finds its own programs (without
+// it such a git cannot read any hand-in).
 func gitEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "GIT_CEILING_DIRECTORIES=") {
+		if strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "GIT_CEILING_DIRECTORIES=") &&
+			!strings.HasPrefix(kv, "GIT_EXEC_PATH=") {
 			continue
 		}
 		env = append(env, kv)
