@@ -67,3 +67,21 @@ func freeBytes(dir string) (int64, bool) {
 	}
 	return int64(st.Bavail) * int64(st.Bsize), true
 }
+
+// directAlign is the alignment of a direct write's memory, offset and size:
+// a page, which covers the 512 and 4096 byte blocks of disks.
+const directAlign = 4096
+
+// openDirect creates path for writes that bypass the page cache, or returns
+// errNoDirect where the file system refuses O_DIRECT (tmpfs on older
+// kernels, some network file systems).
+func openDirect(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC|unix.O_DIRECT, 0o644)
+	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.EOPNOTSUPP) {
+		return nil, fmt.Errorf("%w: %s: %w", errNoDirect, path, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("storage: create %s: %w", path, err)
+	}
+	return f, nil
+}
