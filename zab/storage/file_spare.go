@@ -166,8 +166,9 @@ var openSpareDirect = openDirect
 //
 // The zeros go past the page cache (O_DIRECT) where the file system takes
 // that: copying 64 MiB into the cache and writing it back took 20-47 ms of
-// CPU per file, written directly 6-14 ms (a test program, 2 cores), and the
-// 32-client writes fill a file every few seconds on each peer. Elsewhere they are written through the cache.
+// CPU per file, written directly 6-14 ms (a test program, 2 cores), and a
+// busy peer fills a file every few seconds. Elsewhere they go through the
+// cache.
 func (s *spare) fill(size int64) (direct bool, err error) {
 	tmp := s.path() + tmpSuffix
 	// The spare must not take the blocks the log's own file still needs.
