@@ -107,10 +107,27 @@ type FileLog struct {
 type fileWriter struct {
 	f   *os.File
 	off int64
+	// zerosTo: the file holds zeros from off up to here (a spare's, whose
+	// zeros skipped the page cache). A write then runs on to the end of
+	// its last page with zeros: the kernel would otherwise read that page
+	// from the disk first, to keep the part of it the write leaves alone.
+	zerosTo int64
 }
 
+// pageSize is the page cache's unit: what a write into an uncached page
+// must read first unless it covers the whole page.
+const pageSize = 4096
+
 func (w *fileWriter) Write(p []byte) (int, error) {
-	n, err := w.f.WriteAt(p, w.off)
+	end := w.off + int64(len(p))
+	pad := (pageSize - end%pageSize) % pageSize
+	var n int
+	var err error
+	if pad > 0 && end+pad <= w.zerosTo {
+		n, err = writeAtPadded(w.f, p, int(pad), w.off)
+	} else {
+		n, err = w.f.WriteAt(p, w.off)
+	}
 	w.off += int64(n)
 	if err != nil {
 		return n, fmt.Errorf("storage: write %s: %w", w.f.Name(), err)

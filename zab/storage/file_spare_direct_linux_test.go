@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -64,4 +66,56 @@ func TestSpareZerosBypassThePageCache(t *testing.T) {
 		t.Errorf("%d of the spare's %d pages are in the page cache", n, size/os.Getpagesize())
 	}
 	allZeros(t, sparePath(dir), size)
+}
+
+// readBytes is what this process has had the storage layer read for it.
+func readBytes(t *testing.T) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		t.Skipf("no I/O accounting here: %v", err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "read_bytes: "); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Skip("no read_bytes in /proc/self/io")
+	return 0
+}
+
+// Appends into a spare whose zeros skipped the page cache read nothing from
+// the disk: each write runs on to the end of its page with zeros, so the
+// kernel need not read the page to keep the rest of it.
+func TestAppendsIntoADirectSpareReadNothing(t *testing.T) {
+	dir := t.TempDir()
+	if f, err := openDirect(filepath.Join(dir, "probe")); err != nil {
+		t.Skipf("the file system of %s takes no O_DIRECT: %v", dir, err)
+	} else {
+		f.Close()
+	}
+	opts := FileLogOptions{MaxFileBytes: 256 << 10}
+	l := openLog(t, dir, opts)
+	defer closeLog(t, l)
+	for c := uint32(1); c < 281; c += 10 { // past half of the first file, then into the spare
+		writeLog(t, l, sizedEntries(c, 10, 1000))
+		if c == 141 {
+			waitForSpare(t, dir, opts.MaxFileBytes)
+		}
+	}
+	if files := logFiles(t, dir); len(files) != 2 {
+		t.Fatalf("log files %v, want 2: the spare was not taken", files)
+	}
+	before := readBytes(t)
+	for c := uint32(281); c < 361; c++ {
+		writeLog(t, l, sizedEntries(c, 1, 1000))
+	}
+	if read := readBytes(t) - before; read != 0 {
+		t.Errorf("80 appends of 1 KiB into the spare read %d bytes from the disk", read)
+	}
+	checkEntries(t, l, 0, sizedEntries(1, 360, 1000))
 }

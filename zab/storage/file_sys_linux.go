@@ -85,3 +85,23 @@ func openDirect(path string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// zeroPage is what writeAtPadded appends.
+var zeroPage [pageSize]byte
+
+// writeAtPadded writes p at off followed by pad (< pageSize) zeros, in one
+// system call and without copying p, and returns how much of p it wrote.
+func writeAtPadded(f *os.File, p []byte, pad int, off int64) (int, error) {
+	n, err := unix.Pwritev(int(f.Fd()), [][]byte{p, zeroPage[:pad]}, off)
+	for err == unix.EINTR {
+		n, err = unix.Pwritev(int(f.Fd()), [][]byte{p, zeroPage[:pad]}, off)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if n < len(p) { // a short write: the rest of p without the zeros
+		m, err := f.WriteAt(p[n:], off+int64(n))
+		return n + m, err
+	}
+	return len(p), nil
+}

@@ -36,3 +36,8 @@ const directAlign = 4096
 func openDirect(path string) (*os.File, error) {
 	return nil, fmt.Errorf("%w: %s", errNoDirect, path)
 }
+
+// writeAtPadded writes p at off; the zeros after it are left out here.
+func writeAtPadded(f *os.File, p []byte, _ int, off int64) (int, error) {
+	return f.WriteAt(p, off)
+}
