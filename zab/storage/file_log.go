@@ -107,10 +107,12 @@ type FileLog struct {
 type fileWriter struct {
 	f   *os.File
 	off int64
-	// zerosTo: the file holds zeros from off up to here (a spare's, whose
-	// zeros skipped the page cache). A write then runs on to the end of
-	// its last page with zeros: the kernel would otherwise read that page
-	// from the disk first, to keep the part of it the write leaves alone.
+	// zerosTo: the file holds zeros from the records' end up to here (a
+	// spare's, or preallocated; recovery cut any torn tail off). A write
+	// runs on to the end of its last page with them: where that page is
+	// not cached (a spare's zeros skip the cache, and a restart finds
+	// none), the kernel would otherwise read it from the disk first, to
+	// keep the part of it the write leaves alone.
 	zerosTo int64
 }
 
@@ -347,7 +349,7 @@ func removeDurably(dir, path string) error {
 // the file that Append writes to.
 func (l *FileLog) useFile(f *os.File, end, size int64) {
 	l.f = f
-	l.fw = &fileWriter{f: f, off: end}
+	l.fw = &fileWriter{f: f, off: end, zerosTo: size}
 	if l.w == nil {
 		l.w = bufio.NewWriterSize(l.fw, logBufferSize)
 	} else {

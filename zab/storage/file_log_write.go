@@ -123,9 +123,6 @@ func (l *FileLog) rotate(first core.Zxid) error {
 	l.segs = append(l.segs, segment{first: first, path: path})
 	l.useFile(f, logHeaderSize, max(size, logHeaderSize))
 	l.zeroed = size > 0
-	if l.zeroed {
-		l.fw.zerosTo = size
-	}
 	l.synced = 0 // not even the header is durable yet (useFile zeroed fsynced)
 	return nil
 }
