@@ -110,9 +110,10 @@ type fileWriter struct {
 	// zerosTo: the file holds zeros from the records' end up to here (a
 	// spare's, or preallocated; recovery cut any torn tail off). A write
 	// runs on to the end of its last page with them: where that page is
-	// not cached (a spare's zeros skip the cache, and a restart finds
-	// none), the kernel would otherwise read it from the disk first, to
-	// keep the part of it the write leaves alone.
+	// not cached (a spare's zeros skip the cache), the kernel would
+	// otherwise read it from the disk first, to keep the part of it the
+	// write leaves alone. (After a restart the recovery's scan has read
+	// the newest file whole, so its pages are cached.)
 	zerosTo int64
 }
 

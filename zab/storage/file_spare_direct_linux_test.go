@@ -105,7 +105,7 @@ func TestAppendsIntoADirectSpareReadNothing(t *testing.T) {
 	}
 	opts := FileLogOptions{MaxFileBytes: 256 << 10}
 	l := openLog(t, dir, opts)
-	defer func() { closeLog(t, l) }()
+	defer closeLog(t, l)
 	for c := uint32(1); c < 281; c += 10 { // past half of the first file, then into the spare
 		writeLog(t, l, sizedEntries(c, 10, 1000))
 		if c == 141 {
@@ -123,33 +123,4 @@ func TestAppendsIntoADirectSpareReadNothing(t *testing.T) {
 		t.Errorf("80 appends of 1 KiB into the spare read %d bytes from the disk", read)
 	}
 	checkEntries(t, l, 0, sizedEntries(1, 360, 1000))
-
-	// Reopened with none of it cached, as after a restart of the machine.
-	closeLog(t, l)
-	evict(t, filepath.Join(dir, logFiles(t, dir)[1]))
-	l = openLog(t, dir, opts)
-	before = readBytes(t)
-	for c := uint32(361); c < 401; c++ {
-		writeLog(t, l, sizedEntries(c, 1, 1000))
-	}
-	if read := readBytes(t) - before; read > fsReads {
-		t.Errorf("40 appends of 1 KiB after reopening read %d bytes from the disk", read)
-	}
-	checkEntries(t, l, 0, sizedEntries(1, 400, 1000))
-}
-
-// evict drops path's pages from the page cache.
-func evict(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
-		t.Fatal(err)
-	}
-	if n := cachedPages(t, path); n != 0 {
-		t.Skipf("%d pages of %s stay cached after FADV_DONTNEED", n, path)
-	}
 }
