@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -65,9 +66,9 @@ const (
 )
 
 // crashNote is the note of a graded run that ended early: out of memory,
-// halted by a data race (--race), or a suite that never started its tests
-// (a panic in an init), with the first line that says why; "" for a run
-// that ended normally.
+// halted by a data race (--race), a suite that never started its tests (a
+// panic in an init) or one that crashed in a test, with the first line that
+// says why; "" for a run that ended normally.
 func crashNote(r *Report) string {
 	problems := r.Problems
 	for _, p := range problems {
@@ -80,7 +81,7 @@ func crashNote(r *Report) string {
 		}
 	}
 	if !r.NeverStarted() {
-		return ""
+		return midRunCrash(r)
 	}
 	for i, p := range problems {
 		if strings.HasSuffix(p, noManifest) {
@@ -93,6 +94,33 @@ func crashNote(r *Report) string {
 		}
 	}
 	return ""
+}
+
+// midRunCrash is the note of a run whose graded code crashed in a test: the
+// tests after it earned nothing, which a score alone does not tell from
+// a weak hand-in. The count comes first, where a long panic line is cut.
+func midRunCrash(r *Report) string {
+	where, why, notStarted := "", "", 0
+	for _, p := range r.Parts {
+		for _, t := range p.Tests {
+			if t.Status == "not started" {
+				notStarted++
+			}
+			if len(t.Failure) == 0 || where != "" {
+				continue
+			}
+			if w, ok := strings.CutPrefix(t.Failure[0], crashedWhile); ok {
+				where, why = p.ID+"/"+t.Name, w
+				if r.Repeat > 1 {
+					where = fmt.Sprintf("%s in run %d", where, t.FailedRun)
+				}
+			}
+		}
+	}
+	if where == "" {
+		return ""
+	}
+	return fmt.Sprintf("the suite crashed in %s (%d tests after it not started): %s", where, notStarted, why)
 }
 
 // writeGradebook writes one line per submission.
