@@ -261,9 +261,18 @@ func archiveInFolder(s *submission, archive string) (*submission, error) {
 	return inner, nil
 }
 
-// submissionName is p's base name without an archive suffix.
+// submissionName is p's base name without an archive suffix; for a file in
+// a course platform's folder of one student ("Dave Muster_1234_
+// assignsubmission_file_/aufgabe5-abgabe.tar.gz", where every upload has the
+// name the sheet gives) that folder's name, as a class's batch names it.
 func submissionName(p string) string {
-	b := filepath.Base(filepath.Clean(p))
+	clean := filepath.Clean(p)
+	if parent := filepath.Base(filepath.Dir(clean)); filepath.Dir(clean) != clean {
+		if _, ok := platformPrefix(parent); ok {
+			return parent
+		}
+	}
+	b := filepath.Base(clean)
 	for _, suf := range append(slices.Clone(archiveSuffixes), ".git") {
 		if hasSuffixFold(b, suf) && len(b) > len(suf) {
 			return b[:len(b)-len(suf)]
