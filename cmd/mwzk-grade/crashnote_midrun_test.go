@@ -1,39 +1,90 @@
 package main
 
 import (
-	"strings"
+	"context"
+	"os/exec"
 	"testing"
 )
 
-// A hand-in whose code panicked in the middle of the suite earns nothing
-// for every test after the crash; the gradebook's note (and the batch's
-// progress line, which shares it) says so, with the test and the panic,
-// where it said nothing. The report is shaped as grade.json recorded it for
-// a hand-in whose applyOp panicked in A5.1/TreeOperations.
+// crashRuns builds runs of a three-test suite (A5.1/Session,
+// A5.1/TreeOperations, A5.1/ErrorCodes). Each run's map gives a test's
+// status: "pass" (signed), "fail" (signed), "crash" (running when the
+// binary panicked) or absent (never started).
+func crashRuns(t *testing.T, specs ...map[string]string) []*run {
+	t.Helper()
+	manifest := []manifestTest{{"A5.1", "Session", 3, false}, {"A5.1", "TreeOperations", 3, false}, {"A5.1", "ErrorCodes", 3, false}}
+	var runs []*run
+	for _, spec := range specs {
+		r := &run{manifest: manifest, tests: map[string]*outcome{}, sealed: map[string]sealedResult{}}
+		exit := "exit 0"
+		for _, m := range manifest {
+			name := m.Part + "/" + m.Name
+			switch spec[m.Name] {
+			case "pass":
+				r.tests[name] = &outcome{status: "pass"}
+				r.sealed[name] = sealedResult{status: "pass", count: 1}
+			case "fail":
+				r.tests[name] = &outcome{status: "fail", lines: []string{"    tree_test.go:40: expected 2 children, got 1"}}
+				r.sealed[name] = sealedResult{status: "fail", count: 1}
+				exit = "exit 1"
+			case "crash":
+				r.tests[name] = &outcome{lines: []string{"=== RUN   " + m.Name}}
+				r.other = []string{"panic: dave: delete is not done yet", "", "goroutine 7 [running]:"}
+				exit = "exit 2"
+			}
+		}
+		if spec["init"] == "crash" {
+			r.other = []string{"panic: boom in init"}
+			exit = "exit 2"
+		}
+		if exit != "exit 0" {
+			r.exitErr = exec.Command("sh", "-c", exit).Run()
+		}
+		r.finish(context.Background(), "")
+		runs = append(runs, r)
+	}
+	return runs
+}
+
+// crashNoteOf is the gradebook note of the runs, graded with --repeat as
+// many as there are.
+func crashNoteOf(t *testing.T, runs []*run) string {
+	t.Helper()
+	rep := &Report{Status: "graded", Repeat: len(runs)}
+	score(rep, runs, "")
+	return reportNote(rep)
+}
+
+// A hand-in whose code panicked in the middle of the suite earns nothing for
+// the tests the crash cut off; the gradebook's note (and the batch's
+// progress line, which shares it) names the test, the count and the panic,
+// where it said nothing (a new user's trial: a delete that panicked). The
+// crash is found per run, so a run that crashed after another failed the
+// same test on its own, or one of two runs crashing, is told too (a review).
 func TestMidRunPanicHasANote(t *testing.T) {
-	crash := "panic: dave: delete is not done yet, in (*Service).applyOp (apply.go:114) ← (*Service).applyRequest (apply.go:80)"
-	r := &Report{Status: "graded", Repeat: 1, Problems: []string{
-		"no signed result (did not finish): A5.1/ErrorCodes, A5.1/TreeOperations, A5.2/SameState",
-		"panic: dave: delete is not done yet",
-	}, Parts: []PartGrade{
-		{ID: "A5.1", Tests: []TestGrade{
-			{Name: "Session", Status: "pass"},
-			{Name: "TreeOperations", Status: "not finished", FailedRun: 1, Failure: []string{crashedWhile + crash}},
-			{Name: "ErrorCodes", Status: "not started"},
-		}},
-		{ID: "A5.2", Tests: []TestGrade{{Name: "SameState", Status: "not started"}}},
-	}}
-	want := "the suite crashed in A5.1/TreeOperations (2 tests after it not started): " + crash
-	if n := reportNote(r); n != want {
-		t.Errorf("gradebook note of a run that crashed mid-suite:\n%q\nwant\n%q", n, want)
-	}
-	r.Repeat = 2
-	if n := reportNote(r); !strings.HasPrefix(n, "the suite crashed in A5.1/TreeOperations in run 1 (2 tests") {
-		t.Errorf("gradebook note of a crash in one of two runs: %q; want it to name the run", n)
-	}
-	// A test that failed on its own is no crash.
-	r.Parts[0].Tests[1].Failure = []string{"expected 2 children, got 1"}
-	if n := reportNote(r); n != "" {
-		t.Errorf("gradebook note of an ordinary failure: %q, want none", n)
+	for _, c := range []struct {
+		name string
+		runs []map[string]string
+		want string
+	}{
+		{"one run", []map[string]string{{"Session": "pass", "TreeOperations": "crash"}},
+			"the suite crashed in A5.1/TreeOperations (1 test not started): panic: dave: delete is not done yet"},
+		{"run 2 crashed where run 1 failed", []map[string]string{
+			{"Session": "pass", "TreeOperations": "fail", "ErrorCodes": "pass"},
+			{"Session": "pass", "TreeOperations": "crash"}},
+			"the suite crashed in A5.1/TreeOperations in run 2 (1 test not started): panic: dave: delete is not done yet"},
+		{"run 1 crashed, run 2 passed", []map[string]string{
+			{"Session": "pass", "TreeOperations": "crash"},
+			{"Session": "pass", "TreeOperations": "pass", "ErrorCodes": "pass"}},
+			"the suite crashed in A5.1/TreeOperations in run 1 (1 test not started): panic: dave: delete is not done yet"},
+		{"one of two runs never started", []map[string]string{
+			{"init": "crash"},
+			{"Session": "pass", "TreeOperations": "pass", "ErrorCodes": "pass"}},
+			"the suite crashed before its first test in run 1 (3 tests not started): panic: boom in init"},
+		{"an ordinary failure", []map[string]string{{"Session": "pass", "TreeOperations": "fail", "ErrorCodes": "pass"}}, ""},
+	} {
+		if got := crashNoteOf(t, crashRuns(t, c.runs...)); got != c.want {
+			t.Errorf("%s: gradebook note\n%q\nwant\n%q", c.name, got, c.want)
+		}
 	}
 }

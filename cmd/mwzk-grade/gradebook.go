@@ -96,31 +96,26 @@ func crashNote(r *Report) string {
 	return ""
 }
 
-// midRunCrash is the note of a run whose graded code crashed in a test: the
-// tests after it earned nothing, which a score alone does not tell from
-// a weak hand-in. The count comes first, where a long panic line is cut.
+// midRunCrash is the note of a run whose graded code crashed: the tests it
+// never started earned nothing, which a score alone does not tell from a
+// weak hand-in. The count comes first, where a long panic line is cut.
 func midRunCrash(r *Report) string {
-	where, why, notStarted := "", "", 0
-	for _, p := range r.Parts {
-		for _, t := range p.Tests {
-			if t.Status == "not started" {
-				notStarted++
-			}
-			if len(t.Failure) == 0 || where != "" {
-				continue
-			}
-			if w, ok := strings.CutPrefix(t.Failure[0], crashedWhile); ok {
-				where, why = p.ID+"/"+t.Name, w
-				if r.Repeat > 1 {
-					where = fmt.Sprintf("%s in run %d", where, t.FailedRun)
-				}
-			}
-		}
-	}
-	if where == "" {
+	c := r.Crash
+	if c == nil {
 		return ""
 	}
-	return fmt.Sprintf("the suite crashed in %s (%d tests after it not started): %s", where, notStarted, why)
+	where := "before its first test"
+	if c.Test != "" {
+		where = "in " + c.Test
+	}
+	if r.Repeat > 1 {
+		where += fmt.Sprintf(" in run %d", c.Run)
+	}
+	tests := "tests"
+	if c.NotStarted == 1 {
+		tests = "test"
+	}
+	return fmt.Sprintf("the suite crashed %s (%d %s not started): %s", where, c.NotStarted, tests, c.Line)
 }
 
 // writeGradebook writes one line per submission.

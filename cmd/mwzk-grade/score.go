@@ -57,6 +57,18 @@ type Report struct {
 	// stubs): reports give them a heading of their own. Older grade.json
 	// files had them among the problems (copyNote still reads them there).
 	Notes []string `json:"notes,omitempty"`
+	// Crash is the first run whose graded code crashed (a panic or fatal
+	// error, not a data race's halt), for the gradebook's note.
+	Crash *RunCrash `json:"crash,omitempty"`
+}
+
+// RunCrash is where one run crashed: the test running then ("" before the
+// first), the crash's line, and how many tests that run never started.
+type RunCrash struct {
+	Run        int    `json:"run"`
+	Test       string `json:"test,omitempty"`
+	Line       string `json:"line"`
+	NotStarted int    `json:"not_started"`
 }
 
 // ShowsRequired and ShowsBonus say which totals the reports show: a grade
@@ -134,6 +146,7 @@ func score(rep *Report, runs []*run, part string) {
 		total.Possible += pg.Score.Possible
 		rep.Parts = append(rep.Parts, pg)
 	}
+	rep.Crash = firstCrash(runs, tests, part)
 	for k, r := range runs {
 		prefix := ""
 		if len(runs) > 1 {
@@ -147,6 +160,33 @@ func score(rep *Report, runs []*run, part string) {
 			rep.Problems = append(rep.Problems, prefix+p)
 		}
 	}
+}
+
+// firstCrash is the first run whose graded code crashed, with the test it
+// cut short and the count of those (of the graded part) it never started;
+// nil when none did. A data race's halt is told as such (raceHalted).
+func firstCrash(runs []*run, tests []manifestTest, part string) *RunCrash {
+	for k, r := range runs {
+		line := crashLine(r)
+		if line == "" || findRace(r) != nil {
+			continue
+		}
+		c := &RunCrash{Run: k + 1, Line: line}
+		for _, t := range tests {
+			if part != "" && t.Part != part {
+				continue
+			}
+			name := t.Part + "/" + t.Name
+			switch o := r.tests[name]; {
+			case o == nil:
+				c.NotStarted++
+			case o.status == "" && c.Test == "":
+				c.Test = name
+			}
+		}
+		return c
+	}
+	return nil
 }
 
 // manifestOf is the suite's own list from the first run that sent one,
@@ -195,7 +235,7 @@ func gradeTest(runs []*run, t manifestTest) TestGrade {
 			tg.Failure = failureLines(o.lines, failureLineCount)
 			if o.status == "" && crash != "" {
 				// It was running when the process died: that is its failure.
-				why := crashedWhile
+				why := "the suite crashed while this test ran: "
 				if findRace(r) != nil {
 					why = "the race detector halted the run while this test ran: "
 				}
@@ -219,9 +259,6 @@ func gradeTest(runs []*run, t manifestTest) TestGrade {
 	}
 	return tg
 }
-
-// crashedWhile starts the failure of the test a crash cut short.
-const crashedWhile = "the suite crashed while this test ran: "
 
 // crashLine is the panic or fatal error that ended run r, with the first
 // frame of the graded code below it; "" for a run that did not crash (Go's
