@@ -225,7 +225,7 @@ func (s *spare) writeZeros(path string, size int64, direct bool) (err error) {
 		}
 		n := min(int64(len(zeros)), size-off)
 		if _, err := f.WriteAt(zeros[:n], off); err != nil {
-			if direct && errors.Is(err, syscall.EINVAL) {
+			if direct && (errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.EOPNOTSUPP)) {
 				return fmt.Errorf("%w: %w", errNoDirect, err)
 			}
 			return fmt.Errorf("storage: write %s: %w", path, err)

@@ -41,15 +41,22 @@ func cachedPages(t *testing.T, path string) int {
 	return n
 }
 
+// skipOnTmpfs skips where dir's files live in the page cache: nothing there
+// bypasses it, and nothing is read from a disk.
+func skipOnTmpfs(t *testing.T, dir string) {
+	t.Helper()
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err == nil && st.Type == unix.TMPFS_MAGIC {
+		t.Skipf("%s is on tmpfs, whose files live in the page cache", dir)
+	}
+}
+
 // A spare's zeros bypass the page cache where the file system allows it:
 // none of its pages is cached once it is ready (through the cache, every
 // one of them stays there, clean).
 func TestSpareZerosBypassThePageCache(t *testing.T) {
 	dir := t.TempDir()
-	var st unix.Statfs_t
-	if err := unix.Statfs(dir, &st); err == nil && st.Type == unix.TMPFS_MAGIC {
-		t.Skipf("%s is on tmpfs, whose files live in the page cache", dir)
-	}
+	skipOnTmpfs(t, dir)
 	f, err := openDirect(filepath.Join(dir, "probe"))
 	if errors.Is(err, errNoDirect) {
 		t.Skipf("the file system of %s takes no O_DIRECT: %v", dir, err)
@@ -98,6 +105,7 @@ const fsReads = 2 * 4096
 // kernel need not read the page to keep the rest of it.
 func TestAppendsIntoADirectSpareReadNothing(t *testing.T) {
 	dir := t.TempDir()
+	skipOnTmpfs(t, dir)
 	if f, err := openDirect(filepath.Join(dir, "probe")); err != nil {
 		t.Skipf("the file system of %s takes no O_DIRECT: %v", dir, err)
 	} else {
