@@ -205,8 +205,8 @@ func (s *spare) writeZeros(path string, size int64, direct bool) (err error) {
 			return errNoDirect
 		}
 		f, err = openSpareDirect(path)
-	} else {
-		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	} else if f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644); err != nil {
+		err = fmt.Errorf("storage: create %s: %w", path, err)
 	}
 	if err != nil {
 		return err
