@@ -267,10 +267,9 @@ func archiveInFolder(s *submission, archive string) (*submission, error) {
 // name the sheet gives) that folder's name, as a class's batch names it.
 func submissionName(p string) string {
 	clean := filepath.Clean(p)
-	if parent := filepath.Base(filepath.Dir(clean)); filepath.Dir(clean) != clean {
-		if _, ok := platformPrefix(parent); ok {
-			return parent
-		}
+	parent := filepath.Base(filepath.Dir(clean))
+	if _, ok := platformPrefix(parent); ok {
+		return parent
 	}
 	b := filepath.Base(clean)
 	for _, suf := range append(slices.Clone(archiveSuffixes), ".git") {
