@@ -81,6 +81,12 @@ func TestMidRunPanicHasANote(t *testing.T) {
 			{"init": "crash"},
 			{"Session": "pass", "TreeOperations": "pass", "ErrorCodes": "pass"}},
 			"the suite crashed before its first test in run 1 (3 tests not started): panic: boom in init"},
+		// No test running at the crash (a goroutine a finished test left
+		// behind): not "before its first test" (a review).
+		{"between tests", []map[string]string{{"Session": "pass", "TreeOperations": "pass", "init": "crash"}},
+			"the suite crashed between tests (1 test not started): panic: boom in init"},
+		{"after the last test", []map[string]string{{"Session": "pass", "TreeOperations": "pass", "ErrorCodes": "pass", "init": "crash"}},
+			"the suite crashed after its last test (0 tests not started): panic: boom in init"},
 		{"an ordinary failure", []map[string]string{{"Session": "pass", "TreeOperations": "fail", "ErrorCodes": "pass"}}, ""},
 	} {
 		if got := crashNoteOf(t, crashRuns(t, c.runs...)); got != c.want {

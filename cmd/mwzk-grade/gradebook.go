@@ -104,9 +104,16 @@ func midRunCrash(r *Report) string {
 	if c == nil {
 		return ""
 	}
-	where := "before its first test"
-	if c.Test != "" {
+	// No test running: a panic from a goroutine a finished test left
+	// behind, or in the teardown, is as much a crash as one in a test.
+	where := "between tests"
+	switch {
+	case c.Test != "":
 		where = "in " + c.Test
+	case c.Started == 0:
+		where = "before its first test"
+	case c.NotStarted == 0:
+		where = "after its last test"
 	}
 	if r.Repeat > 1 {
 		where += fmt.Sprintf(" in run %d", c.Run)

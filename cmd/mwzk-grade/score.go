@@ -62,12 +62,14 @@ type Report struct {
 	Crash *RunCrash `json:"crash,omitempty"`
 }
 
-// RunCrash is where one run crashed: the test running then ("" before the
-// first), the crash's line, and how many tests that run never started.
+// RunCrash is where one run crashed: the test running then ("" when none
+// was), the crash's line, and how many tests that run had started and never
+// started.
 type RunCrash struct {
 	Run        int    `json:"run"`
 	Test       string `json:"test,omitempty"`
 	Line       string `json:"line"`
+	Started    int    `json:"started"`
 	NotStarted int    `json:"not_started"`
 }
 
@@ -177,12 +179,15 @@ func firstCrash(runs []*run, tests []manifestTest, part string) *RunCrash {
 				continue
 			}
 			name := t.Part + "/" + t.Name
-			switch o := r.tests[name]; {
+			o := r.tests[name]
+			switch {
 			case o == nil:
 				c.NotStarted++
+				continue
 			case o.status == "" && c.Test == "":
 				c.Test = name
 			}
+			c.Started++
 		}
 		return c
 	}
