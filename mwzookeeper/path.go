@@ -25,25 +25,19 @@ func pathProblem(path string, sequential bool) string {
 	if path[0] != '/' {
 		return "must start with '/'"
 	}
-	if sequential {
-		path += "1" // as ZooKeeper: the suffix makes a trailing '/' a name
-	}
 	if len(path) == 1 {
 		return ""
 	}
-	if path[len(path)-1] == '/' {
+	// A sequential create appends a counter, as ZooKeeper does before it
+	// checks: a trailing '/' then ends in a name.
+	if !sequential && path[len(path)-1] == '/' {
 		return "must not end with '/'"
 	}
 	if !utf8.ValidString(path) {
 		return "is not valid UTF-8"
 	}
-	for _, seg := range strings.Split(path[1:], "/") {
-		switch seg {
-		case "":
-			return "has an empty segment (\"//\")"
-		case ".", "..":
-			return "has a relative segment \"" + seg + "\""
-		}
+	if reason := segmentProblem(path[1:], sequential); reason != "" {
+		return reason
 	}
 	for i, r := range path {
 		if badRune(r) {
@@ -51,6 +45,28 @@ func pathProblem(path string, sequential bool) string {
 		}
 	}
 	return ""
+}
+
+// segmentProblem checks the segments of a path without its leading '/'.
+// It allocates nothing: every request's path passes here. The last
+// segment of a sequential path gets the counter appended, so it is never
+// empty or relative.
+func segmentProblem(rest string, sequential bool) string {
+	for {
+		seg, after, more := strings.Cut(rest, "/")
+		if more || !sequential {
+			switch seg {
+			case "":
+				return "has an empty segment (\"//\")"
+			case ".", "..":
+				return "has a relative segment \"" + seg + "\""
+			}
+		}
+		if !more {
+			return ""
+		}
+		rest = after
+	}
 }
 
 // badRune lists the characters ZooKeeper refuses in a path. Java checks

@@ -2,8 +2,10 @@ package mwzookeeper
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestValidatePathFollowsZooKeeper is a table of ZooKeeper's PathUtils
@@ -82,6 +84,77 @@ func TestSequentialName(t *testing.T) {
 	} {
 		if got := SequentialName(c.path, c.cv); got != c.want {
 			t.Errorf("SequentialName(%q, %d) = %q, want %q", c.path, c.cv, got, c.want)
+		}
+	}
+}
+
+// formerPathProblem is the check as first written (split into segments,
+// the counter appended for a sequential path): the model the allocation-free
+// pathProblem must agree with.
+func formerPathProblem(path string, sequential bool) string {
+	if path == "" {
+		return "is empty"
+	}
+	if path[0] != '/' {
+		return "must start with '/'"
+	}
+	if sequential {
+		path += "1"
+	}
+	if len(path) == 1 {
+		return ""
+	}
+	if path[len(path)-1] == '/' {
+		return "must not end with '/'"
+	}
+	if !utf8.ValidString(path) {
+		return "is not valid UTF-8"
+	}
+	for _, seg := range strings.Split(path[1:], "/") {
+		switch seg {
+		case "":
+			return "has an empty segment (\"//\")"
+		case ".", "..":
+			return "has a relative segment \"" + seg + "\""
+		}
+	}
+	for i, r := range path {
+		if badRune(r) {
+			return fmt.Sprintf("has an invalid character %U at byte %d", r, i)
+		}
+	}
+	return ""
+}
+
+// TestPathProblemAgreesWithTheModel: every string of up to six characters
+// from an alphabet that makes all the cases, plain and sequential.
+func TestPathProblemAgreesWithTheModel(t *testing.T) {
+	alphabet := []string{"/", ".", "a", "\x00", "é"}
+	paths := []string{""}
+	for n := 0; n < 6; n++ {
+		for _, p := range paths {
+			if len([]rune(p)) == n {
+				for _, c := range alphabet {
+					paths = append(paths, p+c)
+				}
+			}
+		}
+	}
+	paths = append(paths, "/\xff", "/a/\xff/", "/a/\ufff0")
+	for _, p := range paths {
+		for _, seq := range []bool{false, true} {
+			if got, want := pathProblem(p, seq), formerPathProblem(p, seq); got != want {
+				t.Fatalf("pathProblem(%q, %v) = %q, the model says %q", p, seq, got, want)
+			}
+		}
+	}
+}
+
+// TestValidPathAllocatesNothing: every request's path is checked.
+func TestValidPathAllocatesNothing(t *testing.T) {
+	for _, seq := range []bool{false, true} {
+		if n := testing.AllocsPerRun(100, func() { _ = ValidatePath("/app/locks/lock-", seq) }); n != 0 {
+			t.Fatalf("ValidatePath(sequential %v): %v allocations", seq, n)
 		}
 	}
 }

@@ -317,28 +317,13 @@ func (c *conn) serve() {
 func (c *conn) dispatch(s *slot, body []byte) bool {
 	h, err := wire.DecodeRequest(body, &s.req)
 	s.hdr = h
-	var emptyACL *wire.EmptyACLError
 	switch {
 	case h.Op == mwzookeeper.OpAuth:
 		return c.authRequest(s, body)
 	case h.Op == mwzookeeper.OpSASL && err == nil:
 		return c.sasl(s)
-	case errors.As(err, &emptyACL):
-		c.enqueue(s)
-		s.complete(invalidACL(&s.req, emptyACL.Op))
-	case errors.Is(err, wire.ErrUnknownOp) || errors.Is(err, wire.ErrOpNotInMulti):
-		c.enqueue(s)
-		s.completeErr(c.refusedOp(h.Op, err))
-	case errors.Is(err, wire.ErrBadBody) && h.Op != mwzookeeper.OpSASL:
-		// ZooKeeper 3.8 answers a body cut short MarshallingError and
-		// keeps the connection (a SASL token cut short closes it there).
-		c.log.WithError(err).Debug("request body does not fit its record: answered MarshallingError")
-		c.enqueue(s)
-		s.completeErr(fmt.Errorf("%w: %v", mwzookeeper.ErrMarshallingError, err))
 	case err != nil:
-		c.putBack(s)
-		c.close("malformed request: " + err.Error())
-		return false
+		return c.undecodable(s, h, err)
 	case !c.srv.beyond && beyondOnly(&s.req):
 		c.enqueue(s)
 		s.completeErr(fmt.Errorf("%w: %s %q: this Service does not do ZooKeeper's calls beyond the sheet",
@@ -371,6 +356,33 @@ func (c *conn) dispatch(s *slot, body []byte) bool {
 }
 
 func noReply(*mwzookeeper.Response) {}
+
+// undecodable answers a request whose body did not decode, or closes the
+// connection; false: stop reading. It is a function of its own so that the
+// target errors.As needs is allocated only for such a request, not for
+// every one.
+func (c *conn) undecodable(s *slot, h wire.Header, err error) bool {
+	var emptyACL *wire.EmptyACLError
+	switch {
+	case errors.As(err, &emptyACL):
+		c.enqueue(s)
+		s.complete(invalidACL(&s.req, emptyACL.Op))
+	case errors.Is(err, wire.ErrUnknownOp) || errors.Is(err, wire.ErrOpNotInMulti):
+		c.enqueue(s)
+		s.completeErr(c.refusedOp(h.Op, err))
+	case errors.Is(err, wire.ErrBadBody) && h.Op != mwzookeeper.OpSASL:
+		// ZooKeeper 3.8 answers a body cut short MarshallingError and
+		// keeps the connection (a SASL token cut short closes it there).
+		c.log.WithError(err).Debug("request body does not fit its record: answered MarshallingError")
+		c.enqueue(s)
+		s.completeErr(fmt.Errorf("%w: %v", mwzookeeper.ErrMarshallingError, err))
+	default:
+		c.putBack(s)
+		c.close("malformed request: " + err.Error())
+		return false
+	}
+	return true
+}
 
 // authRequest answers an auth packet; false: stop reading. ZooKeeper
 // answers AuthFailed, then closes the connection; a packet it cannot read

@@ -333,10 +333,17 @@ func (d *decoder) uint32(field string) uint32 {
 // empty field is nil, so a decoded message re-encodes and decodes to the
 // same value.
 func (d *decoder) bytes(field string) []byte {
-	n := d.uvarint(field + " length")
 	if d.err != nil {
 		return nil
 	}
+	// Not d.uvarint(field + " length"): that concatenation allocated once
+	// for every entry decoded.
+	n, k := binary.Uvarint(d.b[d.off:])
+	if k <= 0 {
+		d.fail("%w: %s length: bad varint at offset %d", ErrMalformed, field, d.off)
+		return nil
+	}
+	d.off += k
 	if n > uint64(len(d.b)-d.off) {
 		d.fail("%w: %s: length %d exceeds the %d remaining bytes", ErrMalformed, field, n, len(d.b)-d.off)
 		return nil
