@@ -321,16 +321,28 @@ func (d *decoder) acl() []mwzookeeper.ACL {
 	return acl
 }
 
-func (d *decoder) ids() []mwzookeeper.ID {
+// ids decodes a request's identities into prev's array, the previous
+// request's: consecutive writes mostly come with the same identities, and
+// an identity equal to the one it replaces keeps its strings, so the
+// common case allocates nothing. Nothing keeps a txn's auth past its
+// apply (FixupACL copies the IDs), so the array can be reused.
+func (d *decoder) ids(prev []mwzookeeper.ID) []mwzookeeper.ID {
 	n := d.uvarint()
 	if n > maxIDs {
 		d.fail("%d identities", n)
 		return nil
 	}
-	var ids []mwzookeeper.ID
+	if n == 0 {
+		return nil
+	}
+	ids := prev[:0]
 	for i := uint64(0); i < n && d.err == nil; i++ {
-		scheme := string(d.bytes(maxPathLen))
-		ids = append(ids, mwzookeeper.ID{Scheme: scheme, ID: string(d.bytes(maxPathLen))})
+		scheme, id := d.bytes(maxPathLen), d.bytes(maxPathLen)
+		if int(i) < len(prev) && string(scheme) == prev[i].Scheme && string(id) == prev[i].ID {
+			ids = append(ids, prev[i]) // writes prev[i] over itself
+			continue
+		}
+		ids = append(ids, mwzookeeper.ID{Scheme: string(scheme), ID: string(id)})
 	}
 	return ids
 }
@@ -342,6 +354,7 @@ func decodeTxn(msg []byte, t *txn) error {
 	if d.version = d.byte(); d.err == nil && (d.version < oldestTxnVersion || d.version > txnVersion) {
 		d.fail("version %d, want %d to %d", d.version, oldestTxnVersion, txnVersion)
 	}
+	prevAuth := t.auth
 	*t = txn{ops: t.ops[:0], sessions: t.sessions[:0]}
 	t.version = d.version
 	t.kind = d.byte()
@@ -350,7 +363,7 @@ func decodeTxn(msg []byte, t *txn) error {
 	t.reqno = d.uvarint()
 	switch t.kind {
 	case kindRequest:
-		decodeRequest(&d, t)
+		decodeRequest(&d, t, prevAuth)
 	case kindOwner:
 		t.session = d.varint()
 	case kindLiveness:
@@ -370,11 +383,11 @@ func decodeTxn(msg []byte, t *txn) error {
 	return d.err
 }
 
-func decodeRequest(d *decoder, t *txn) {
+func decodeRequest(d *decoder, t *txn, prevAuth []mwzookeeper.ID) {
 	t.session = d.varint()
 	t.op = mwzookeeper.OpCode(d.int32())
 	if d.version >= 3 {
-		t.auth = d.ids()
+		t.auth = d.ids(prevAuth)
 	}
 	switch t.op {
 	case mwzookeeper.OpCreate, mwzookeeper.OpCreate2, mwzookeeper.OpDelete, mwzookeeper.OpSetData, mwzookeeper.OpCheck,
