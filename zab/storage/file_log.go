@@ -196,8 +196,14 @@ func OpenFileLog(dir string, opts FileLogOptions) (*FileLog, error) {
 // and the peer vouches for them at once, without appending anything (a
 // follower level with its new leader stores only its epoch before its
 // ACKLD, a new leader counts its own log). Older files were fsynced in full
-// before the next one was created.
+// before the next one was created. The folder is fsynced first for the
+// same reason: the files a killed process created, renamed or removed (a
+// rotation, the spare, a truncation's removals) are in the page cache too,
+// and after a power loss a removed file could come back.
 func (l *FileLog) syncOpened() error {
+	if err := syncOpenedDir(l.dir); err != nil {
+		return err
+	}
 	if l.f == nil {
 		return nil
 	}

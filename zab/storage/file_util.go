@@ -2,9 +2,11 @@ package storage
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,13 +60,43 @@ func listZxidFiles(dir, prefix string) ([]core.Zxid, error) {
 	return zs, nil
 }
 
-// makeDir creates dir if it is missing.
+// makeDir creates dir and its missing parents, and makes each creation
+// durable: like a file's, a folder's entry survives a power loss only once
+// the folder holding it is fsynced. Without that, a new peer's first
+// acknowledged writes could vanish with the folder they were written to.
 func makeDir(dir string) error {
+	missing := missingDirs(filepath.Clean(dir))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("storage: create %s: %w", dir, err)
 	}
+	for i := len(missing) - 1; i >= 0; i-- { // the outermost first
+		if err := syncParent(filepath.Dir(missing[i])); err != nil {
+			return err
+		}
+	}
 	return nil
 }
+
+// missingDirs lists dir and those of its parents that do not exist, dir
+// first.
+func missingDirs(dir string) []string {
+	var out []string
+	for {
+		if _, err := os.Lstat(dir); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return out
+		}
+		out = append(out, dir)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return out
+		}
+		dir = parent
+	}
+}
+
+// syncParent makes a new folder's entry durable, and syncOpenedDir what a
+// log's folder holds when the log is opened; tests record the calls.
+var syncParent, syncOpenedDir = syncDir, syncDir
 
 // syncDir makes dir's entries durable. Fsyncing a file does not make its
 // creation, renaming or removal durable; only fsyncing the directory does.

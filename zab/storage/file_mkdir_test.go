@@ -1,0 +1,92 @@
+package storage
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// recordParentSyncs makes syncParent record the folders it syncs (and
+// fail with fail, if set) for the rest of the test.
+func recordParentSyncs(t *testing.T, fail error) *[]string {
+	var synced []string
+	syncParent = func(dir string) error {
+		synced = append(synced, dir)
+		if fail != nil {
+			return fail
+		}
+		return syncDir(dir)
+	}
+	t.Cleanup(func() { syncParent = syncDir })
+	return &synced
+}
+
+// TestNewFoldersAreMadeDurable: every folder the store creates is made
+// durable by fsyncing the folder that holds it, outermost first; a folder
+// that exists costs nothing.
+func TestNewFoldersAreMadeDurable(t *testing.T) {
+	root := t.TempDir()
+	synced := recordParentSyncs(t, nil)
+	log, snap := filepath.Join(root, "peer1", "log"), filepath.Join(root, "peer1", "snap")
+	s, err := OpenFileStore(log, snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Log.(*FileLog).Close(); err != nil {
+		t.Fatal(err)
+	}
+	// peer1 and log are new for the log folder, snap for the snapshots';
+	// the log's own opening finds its folder there.
+	want := []string{root, filepath.Join(root, "peer1"), filepath.Join(root, "peer1")}
+	if diff := cmp.Diff(want, *synced); diff != "" {
+		t.Fatalf("folders fsynced for new entries (-want +got):\n%s", diff)
+	}
+	*synced = nil
+	if err := makeDir(log); err != nil {
+		t.Fatal(err)
+	}
+	if len(*synced) != 0 {
+		t.Fatalf("an existing folder fsynced %v", *synced)
+	}
+}
+
+// TestFailedFolderSyncIsAnError: a new folder whose entry cannot be made
+// durable fails the opening, naming the folder.
+func TestFailedFolderSyncIsAnError(t *testing.T) {
+	root := t.TempDir()
+	recordParentSyncs(t, errors.New("injected: fsync failed"))
+	dir := filepath.Join(root, "new")
+	err := makeDir(dir)
+	if err == nil || !strings.Contains(err.Error(), "injected") {
+		t.Fatalf("makeDir(%s) with a failing fsync: %v", dir, err)
+	}
+}
+
+// TestOpeningSyncsTheLogFolder: the log's folder is fsynced at every
+// opening, an empty log's included, so that what a killed process changed
+// in it (a removed file above all) cannot come back after a power loss.
+func TestOpeningSyncsTheLogFolder(t *testing.T) {
+	dir := t.TempDir()
+	var synced []string
+	syncOpenedDir = func(d string) error { synced = append(synced, d); return syncDir(d) }
+	t.Cleanup(func() { syncOpenedDir = syncDir })
+	for range 2 {
+		l, err := OpenFileLog(dir, FileLogOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diff := cmp.Diff([]string{dir, dir}, synced); diff != "" {
+		t.Fatalf("folders fsynced at two openings (-want +got):\n%s", diff)
+	}
+	syncOpenedDir = func(string) error { return errors.New("injected: fsync failed") }
+	if _, err := OpenFileLog(dir, FileLogOptions{}); err == nil {
+		t.Fatal("a log opened although its folder could not be fsynced")
+	}
+}
