@@ -46,7 +46,8 @@ fmt-check:
 vet:
 	$(GO) vet $(PKGS)
 
-clean: ## remove what the targets write: bin/, peers' data, make grade's files, test temp folders (a class's grades/ stays)
+# A grades/ folder is left alone: grading results are a record, not build output.
+clean: ## remove what the targets write: bin/, peers' data, make grade's files, test temp folders
 	rm -rf bin data testdata/data handout grade.json grade-A5.*.json grade-pictures grade-A5.*-pictures .testtmp
 
 properties-golden: ## regenerate properties/testdata goldens with java.util.Properties (needs a JDK)
