@@ -2,6 +2,9 @@ package storage
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,14 +57,93 @@ func TestNewFoldersAreMadeDurable(t *testing.T) {
 }
 
 // TestFailedFolderSyncIsAnError: a new folder whose entry cannot be made
-// durable fails the opening, naming the folder.
+// durable fails the opening, and is removed again, so that a retry (the
+// peer's restart) creates and fsyncs it anew instead of taking it for
+// durable.
 func TestFailedFolderSyncIsAnError(t *testing.T) {
 	root := t.TempDir()
 	recordParentSyncs(t, errors.New("injected: fsync failed"))
-	dir := filepath.Join(root, "new")
+	dir := filepath.Join(root, "peer1", "log")
 	err := makeDir(dir)
-	if err == nil || !strings.Contains(err.Error(), "injected") {
+	if err == nil || !strings.Contains(err.Error(), "injected") || !strings.Contains(err.Error(), dir) {
 		t.Fatalf("makeDir(%s) with a failing fsync: %v", dir, err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, "peer1")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the folders of a failed makeDir were left behind: %v", err)
+	}
+	synced := recordParentSyncs(t, nil)
+	if err := makeDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{root, filepath.Join(root, "peer1")}, *synced); diff != "" {
+		t.Fatalf("the retry's fsyncs (-want +got):\n%s", diff)
+	}
+}
+
+// TestUnreadableParentIsNoError: a parent the process may write but not
+// read (mode -wx) cannot be opened to fsync; the folder is created all
+// the same, as before makeDir synced anything, and stays.
+func TestUnreadableParentIsNoError(t *testing.T) {
+	root := t.TempDir()
+	recordParentSyncs(t, fmt.Errorf("storage: open %s: %w", root, fs.ErrPermission))
+	dir := filepath.Join(root, "peer1")
+	if err := makeDir(dir); err != nil {
+		t.Fatalf("makeDir(%s) under an unreadable parent: %v", dir, err)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Fatalf("%s after makeDir: %v", dir, err)
+	}
+}
+
+// TestFolderThroughALinkSyncsWhereTheKernelCreates: through link ->
+// real/sub, link/../new is real/new (the kernel follows the link before
+// the ".."), so real is the folder to fsync, not the one a lexical
+// cleaning of the path names (from a review).
+func TestFolderThroughALinkSyncsWhereTheKernelCreates(t *testing.T) {
+	root := t.TempDir()
+	real := filepath.Join(root, "real")
+	if err := os.MkdirAll(filepath.Join(real, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(real, "sub"), filepath.Join(root, "link")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	synced := recordParentSyncs(t, nil)
+	dir := filepath.Join(root, "link") + string(filepath.Separator) + ".." + string(filepath.Separator) + "new"
+	if err := makeDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(real, "new")); err != nil {
+		t.Fatalf("the kernel did not create real/new: %v", err)
+	}
+	if len(*synced) != 1 || !sameFolder(t, (*synced)[0], real) {
+		t.Fatalf("makeDir(%s) created %s but fsynced %q", dir, filepath.Join(real, "new"), *synced)
+	}
+}
+
+// sameFolder says whether two paths name one folder.
+func sameFolder(t *testing.T, a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, err := os.Stat(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return os.SameFile(fa, fb)
+}
+
+// TestRawParent: the folder holding a path as written.
+func TestRawParent(t *testing.T) {
+	sep := string(filepath.Separator)
+	for _, c := range [][2]string{
+		{"log", "."}, {"a" + sep + "b", "a"}, {"a" + sep + "b" + sep, "a"}, {sep + "a", sep}, {sep, sep},
+		{"a" + sep + ".." + sep + "b", "a" + sep + ".."}, {"." + sep + "a", "."},
+	} {
+		if got := rawParent(c[0]); got != c[1] {
+			t.Errorf("rawParent(%q) = %q, want %q", c[0], got, c[1])
+		}
 	}
 }
 
