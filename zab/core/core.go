@@ -373,7 +373,11 @@ func (c *Core) History() (SnapshotMeta, []Entry) {
 	if es, ok := c.entriesAfter(c.log.base.Zxid, 0); ok {
 		return c.log.base, slices.Clone(es)
 	}
-	return c.log.base, append(slices.Clone(c.log.old), c.log.tail...)
+	es := make([]Entry, 0, c.log.size())
+	for _, n := range c.log.old {
+		es = append(es, n.entry())
+	}
+	return c.log.base, append(es, c.log.tail...)
 }
 
 func (c *Core) logger() logrus.FieldLogger {

@@ -16,7 +16,7 @@ var ErrLogSource = errors.New("zab: durable log disagrees with memory")
 // in the snapshot.
 //
 // Only the newest entries keep their data (tail). Older delivered entries
-// keep just their names (old: zxid, timestamp, proposer; Data nil): enough
+// keep just their names (old: zxid, timestamp, proposer, as name): enough
 // to decide DIFF, TRUNC or SNAP for a follower, while their data, needed
 // only to bring a lagging follower level, is read back from the durable log
 // (Core.entriesAfter). Without that, a log kept back to the snapshot before
@@ -27,9 +27,28 @@ var ErrLogSource = errors.New("zab: durable log disagrees with memory")
 // of old is delivered.
 type memLog struct {
 	base      SnapshotMeta
-	old       []Entry // delivered entries whose data was dropped
+	old       []name  // delivered entries whose data was dropped
 	tail      []Entry // the newest entries, with their data
 	tailBytes int     // data bytes held by tail
+}
+
+// name is what memory keeps of a delivered entry whose data it dropped.
+// It holds no pointer, so the garbage collector never scans old, which
+// grows to 2·snapCount names (a pointer per entry made each collection
+// walk all of them).
+type name struct {
+	Zxid                       Zxid
+	Timestamp                  int64
+	Proposer, Incarnation, Seq uint64
+}
+
+func nameOf(e Entry) name {
+	return name{Zxid: e.Zxid, Timestamp: e.Timestamp, Proposer: e.Proposer, Incarnation: e.Incarnation, Seq: e.Seq}
+}
+
+// entry is the named entry without its data.
+func (n name) entry() Entry {
+	return Entry{Zxid: n.Zxid, Timestamp: n.Timestamp, Proposer: n.Proposer, Incarnation: n.Incarnation, Seq: n.Seq}
 }
 
 // size is the number of entries above base.
@@ -38,7 +57,7 @@ func (l *memLog) size() int { return len(l.old) + len(l.tail) }
 // at returns entry i of old followed by tail.
 func (l *memLog) at(i int) Entry {
 	if i < len(l.old) {
-		return l.old[i]
+		return l.old[i].entry()
 	}
 	return l.tail[i-len(l.old)]
 }
@@ -103,7 +122,7 @@ func (l *memLog) tailAfter(z Zxid) (es []Entry, complete bool) {
 }
 
 // oldAfter returns the names of the entries in old above z.
-func (l *memLog) oldAfter(z Zxid) []Entry {
+func (l *memLog) oldAfter(z Zxid) []name {
 	i := l.search(z + 1)
 	return l.old[min(i, len(l.old)):]
 }
@@ -146,7 +165,7 @@ func (l *memLog) compact(z Zxid) {
 	e := l.at(i)
 	l.base = SnapshotMeta{Zxid: z, Timestamp: e.Timestamp, Proposer: e.Proposer, Incarnation: e.Incarnation, Seq: e.Seq}
 	if i < len(l.old) {
-		l.old = append([]Entry(nil), l.old[i+1:]...)
+		l.old = append([]name(nil), l.old[i+1:]...)
 		return
 	}
 	l.tail = append([]Entry(nil), l.tail[i+1-len(l.old):]...)
@@ -172,8 +191,7 @@ func (l *memLog) evict(delivered Zxid, keep, maxBytes int) {
 		return
 	}
 	for _, e := range l.tail[:n] {
-		e.Data = nil
-		l.old = append(l.old, e)
+		l.old = append(l.old, nameOf(e))
 	}
 	l.tail = append(make([]Entry, 0, len(l.tail)-n+keep), l.tail[n:]...)
 	l.tailBytes = bytes
@@ -210,7 +228,7 @@ func (c *Core) entriesAfter(z Zxid, limit int) (es []Entry, ok bool) {
 }
 
 // sameNames checks that read begins with the entries names lists.
-func sameNames(read, names []Entry) error {
+func sameNames(read []Entry, names []name) error {
 	if len(read) < len(names) {
 		return fmt.Errorf("%w: the durable log holds %d of the %d entries above %s", ErrLogSource, len(read), len(names), names[0].Zxid)
 	}

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"io"
+	"reflect"
 	"testing"
 
 	"github.com/sirupsen/logrus"
@@ -47,9 +48,10 @@ func TestEvictKeepsTheNewestEntriesData(t *testing.T) {
 	if len(l.tail) != 500 || len(l.old) != 1500 {
 		t.Fatalf("after evict: %d entries with data, %d by name; want 500 and 1500", len(l.tail), len(l.old))
 	}
-	for _, e := range l.old {
-		if e.Data != nil {
-			t.Fatalf("entry %s kept its data after eviction", e.Zxid)
+	for i, n := range l.old {
+		if want := all[i]; n.entry().Zxid != want.Zxid || n.Timestamp != want.Timestamp || n.Proposer != want.Proposer ||
+			n.Incarnation != want.Incarnation || n.Seq != want.Seq {
+			t.Fatalf("old[%d] = %+v, the evicted entry was %+v", i, n, want)
 		}
 	}
 	if l.tailBytes != 500*100 {
@@ -146,5 +148,18 @@ func TestDeliveredButNotDurableKeepsItsData(t *testing.T) {
 	c.Advance(Ready{Entries: all[50:]}) // the rest is on disk: memory may drop it now
 	if len(c.log.tail) > 15 {
 		t.Fatalf("%d entries keep their data once all are durable; want at most 15", len(c.log.tail))
+	}
+}
+
+// TestOldNamesHoldNoPointers: old grows to 2·snapCount names; a pointer
+// in name would make every garbage collection walk all of them.
+func TestOldNamesHoldNoPointers(t *testing.T) {
+	typ := reflect.TypeOf(name{})
+	for i := range typ.NumField() {
+		switch f := typ.Field(i); f.Type.Kind() {
+		case reflect.Uint64, reflect.Int64:
+		default:
+			t.Errorf("name.%s is a %s: old would be scanned by the garbage collector", f.Name, f.Type)
+		}
 	}
 }
