@@ -16,10 +16,10 @@ var ErrLogSource = errors.New("zab: durable log disagrees with memory")
 // in the snapshot.
 //
 // Only the newest entries keep their data (tail). Older delivered entries
-// keep just their names (old: zxid, timestamp, proposer, as name): enough
-// to decide DIFF, TRUNC or SNAP for a follower, while their data, needed
-// only to bring a lagging follower level, is read back from the durable log
-// (Core.entriesAfter). Without that, a log kept back to the snapshot before
+// keep just their names (old: zxid, timestamp, proposer, incarnation and
+// seq, as name): enough to decide DIFF, TRUNC or SNAP for a follower, while
+// their data, needed only to bring a lagging follower level, is read back
+// from the durable log (Core.entriesAfter). Without that, a log kept back to the snapshot before
 // last would hold up to 2·snapCount values in memory.
 //
 // Invariant: the zxids of old then tail strictly increase and all exceed
@@ -141,9 +141,9 @@ func (l *memLog) append(es ...Entry) {
 }
 
 // truncateAfter drops every entry above z, which must not be below old's
-// newest (only undelivered entries are ever cut). The old array is left as
-// it is and capped, so the next append copies: messages still queued
-// elsewhere may share it.
+// newest (only undelivered entries are ever cut). tail's array is left as
+// it is and tail capped, so the next append copies: messages still queued
+// elsewhere may share that array.
 func (l *memLog) truncateAfter(z Zxid) {
 	i := max(l.search(z+1)-len(l.old), 0)
 	l.tail = slices.Clip(l.tail[:i])
@@ -233,8 +233,8 @@ func sameNames(read []Entry, names []name) error {
 		return fmt.Errorf("%w: the durable log holds %d of the %d entries above %s", ErrLogSource, len(read), len(names), names[0].Zxid)
 	}
 	for i, n := range names {
-		if r := read[i]; r.Zxid != n.Zxid || r.Timestamp != n.Timestamp || r.Seq != n.Seq || r.Proposer != n.Proposer {
-			return fmt.Errorf("%w: the durable log has %s where memory has %s", ErrLogSource, r.Zxid, n.Zxid)
+		if r := read[i]; nameOf(r) != n {
+			return fmt.Errorf("%w: the durable log has %+v where memory has %+v", ErrLogSource, nameOf(r), n)
 		}
 	}
 	return nil

@@ -163,3 +163,23 @@ func TestOldNamesHoldNoPointers(t *testing.T) {
 		}
 	}
 }
+
+// A durable entry that differs from memory's name only in Incarnation
+// names another request (Proposer, Incarnation and Seq name one request):
+// entriesAfter must refuse it rather than send it to a follower. The name
+// kept in old carries Incarnation, but sameNames never compares it.
+func TestEntriesAfterRefusesAnotherIncarnation(t *testing.T) {
+	mem := entriesFrom(100, 8)
+	disk := entriesFrom(100, 8)
+	for i := range mem {
+		mem[i].Proposer, mem[i].Incarnation = 7, 1
+		disk[i].Proposer, disk[i].Incarnation = 7, 2
+	}
+	c := &Core{cfg: Config{Log: diskLog{es: disk}}}
+	c.lg = quiet()
+	c.log.append(mem...)
+	c.log.evict(mem[99].Zxid, 20, 1<<20)
+	if es, ok := c.entriesAfter(mem[4].Zxid, 0); ok {
+		t.Fatalf("entriesAfter took a durable log whose entries have incarnation %d where memory names incarnation %d", es[0].Incarnation, mem[5].Incarnation)
+	}
+}
