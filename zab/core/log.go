@@ -19,8 +19,9 @@ var ErrLogSource = errors.New("zab: durable log disagrees with memory")
 // keep just their names (old: zxid, timestamp, proposer, incarnation and
 // seq, as name): enough to decide DIFF, TRUNC or SNAP for a follower, while
 // their data, needed only to bring a lagging follower level, is read back
-// from the durable log (Core.entriesAfter). Without that, a log kept back to the snapshot before
-// last would hold up to 2·snapCount values in memory.
+// from the durable log (Core.entriesAfter). Without that, a log kept back
+// to the snapshot before last would hold up to 2·snapCount values in
+// memory.
 //
 // Invariant: the zxids of old then tail strictly increase and all exceed
 // base.Zxid, and so do their timestamps beyond base.Timestamp; every entry
