@@ -66,13 +66,21 @@ func listZxidFiles(dir, prefix string) ([]core.Zxid, error) {
 // acknowledged writes could vanish with the folder they were written to.
 // When such an fsync fails, the folders just created are removed again,
 // so that the next opening creates and fsyncs them anew instead of taking
-// them for durable. A parent the process may not read (a -wx folder)
+// them for durable. A folder that exists has its parent fsynced all the
+// same: a process killed between its mkdir and that fsync left the entry
+// in the page cache only. A parent the process may not read (a -wx folder)
 // cannot be opened to fsync: that entry is left to the file system, as
 // before this function synced anything, rather than refusing to start.
 func makeDir(dir string) error {
 	missing := missingDirs(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("storage: create %s: %w", dir, err)
+	}
+	if len(missing) == 0 {
+		if err := syncParent(rawParent(dir)); err != nil && !errors.Is(err, fs.ErrPermission) {
+			return fmt.Errorf("storage: open %s: %w", dir, err)
+		}
+		return nil
 	}
 	for i := len(missing) - 1; i >= 0; i-- { // the outermost first
 		err := syncParent(rawParent(missing[i]))
