@@ -102,6 +102,9 @@ func crashNote(r *Report) string {
 func midRunCrash(r *Report) string {
 	c := r.Crash
 	if c == nil {
+		c = crashOfOlderReport(r)
+	}
+	if c == nil {
 		return ""
 	}
 	// No test running: a panic from a goroutine a finished test left
@@ -123,6 +126,33 @@ func midRunCrash(r *Report) string {
 		tests = "test"
 	}
 	return fmt.Sprintf("the suite crashed %s (%d %s not started): %s", where, c.NotStarted, tests, c.Line)
+}
+
+// crashOfOlderReport reads the crash of a grade.json written before it had
+// "crash" (an interrupted batch keeps the earlier batch's rows): then only
+// the failure of the test the crash cut short told it.
+func crashOfOlderReport(r *Report) *RunCrash {
+	var c *RunCrash
+	started, notStarted := 0, 0
+	for _, p := range r.Parts {
+		for _, t := range p.Tests {
+			if t.Status == "not started" {
+				notStarted++
+				continue
+			}
+			started++
+			if c != nil || len(t.Failure) == 0 {
+				continue
+			}
+			if line, ok := strings.CutPrefix(t.Failure[0], crashedWhile); ok {
+				c = &RunCrash{Run: t.FailedRun, Test: p.ID + "/" + t.Name, Line: line}
+			}
+		}
+	}
+	if c != nil {
+		c.Started, c.NotStarted = started, notStarted
+	}
+	return c
 }
 
 // writeGradebook writes one line per submission.

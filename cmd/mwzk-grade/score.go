@@ -240,7 +240,7 @@ func gradeTest(runs []*run, t manifestTest) TestGrade {
 			tg.Failure = failureLines(o.lines, failureLineCount)
 			if o.status == "" && crash != "" {
 				// It was running when the process died: that is its failure.
-				why := "the suite crashed while this test ran: "
+				why := crashedWhile
 				if findRace(r) != nil {
 					why = "the race detector halted the run while this test ran: "
 				}
@@ -264,6 +264,10 @@ func gradeTest(runs []*run, t manifestTest) TestGrade {
 	}
 	return tg
 }
+
+// crashedWhile starts the failure of the test a crash cut short (older
+// grade.json files told the crash only there: crashOfOlderReport).
+const crashedWhile = "the suite crashed while this test ran: "
 
 // crashLine is the panic or fatal error that ended run r, with the first
 // frame of the graded code below it; "" for a run that did not crash (Go's
