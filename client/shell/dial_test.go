@@ -35,19 +35,32 @@ func TestConnectSaysAtOnceThatNothingListens(t *testing.T) {
 	}
 }
 
-// TestDialNoticeWithSeveralServersSaysOthersAreTried: with one peer of
-// make run's three down, the shell said "trying again for up to 10s (is
-// the server running?)" and then answered at once from another peer; with
-// several servers the note says the others are tried, not that it waits.
-func TestDialNoticeWithSeveralServersSaysOthersAreTried(t *testing.T) {
+// TestDialNoticeWithSeveralServersWaitsForAll: with one peer of make
+// run's three down, make cli printed the refusal and then answered at once
+// from another peer. With several servers the shell keeps quiet until an
+// address is refused again (go-zk has tried them all), then says once that
+// none answers.
+func TestDialNoticeWithSeveralServersWaitsForAll(t *testing.T) {
 	var errOut bytes.Buffer
-	sh := New("127.0.0.2:1,127.0.0.2:2", Options{Out: &bytes.Buffer{}, Err: &errOut, ConnectTimeout: time.Second})
-	sh.dialNotice()("127.0.0.2:1", errors.New("dial tcp 127.0.0.2:1: connect: connection refused"))
-	sh.mu.Lock()
-	text := errOut.String()
-	sh.mu.Unlock()
-	want := "dial tcp 127.0.0.2:1: connect: connection refused: trying the other servers (and this one again) for up to 1s\n"
-	if text != want {
-		t.Errorf("notice with two servers:\n%q\nwant\n%q", text, want)
+	servers := "127.0.0.2:1,127.0.0.2:2"
+	sh := New(servers, Options{Out: &bytes.Buffer{}, Err: &errOut, ConnectTimeout: time.Second})
+	notice := sh.dialNotice()
+	text := func() string {
+		sh.mu.Lock()
+		defer sh.mu.Unlock()
+		return errOut.String()
+	}
+	refusal := func(addr string) error { return errors.New("dial tcp " + addr + ": connect: connection refused") }
+	notice("127.0.0.2:1", refusal("127.0.0.2:1"))
+	notice("127.0.0.2:2", refusal("127.0.0.2:2"))
+	if got := text(); got != "" {
+		t.Fatalf("notice after one refusal per server (another may still answer):\n%q\nwant nothing", got)
+	}
+	notice("127.0.0.2:1", refusal("127.0.0.2:1"))
+	notice("127.0.0.2:2", refusal("127.0.0.2:2"))
+	want := "dial tcp 127.0.0.2:1: connect: connection refused: no server of " + servers +
+		" answers; trying again for up to 1s (is the ensemble running?)\n"
+	if got := text(); got != want {
+		t.Errorf("notice once every server was refused:\n%q\nwant\n%q", got, want)
 	}
 }

@@ -121,23 +121,30 @@ func (s *Shell) Connect() error {
 	return nil
 }
 
-// dialNotice says once per server that nothing answers there, so a shell
-// pointed at a stopped ensemble does not sit silent until the connect
-// timeout (go-zk keeps trying, as zkCli does).
+// dialNotice says that nothing answers, so a shell pointed at a stopped
+// ensemble does not sit silent until the connect timeout (go-zk keeps
+// trying, as zkCli does). With one server it says so at its first refusal;
+// with several it waits until an address is refused a second time, that is
+// until go-zk has tried them all: one peer of an ensemble down is no news
+// when another answers at once (make cli with a peer killed printed a
+// refusal and then the command's output).
 func (s *Shell) dialNotice() func(addr string, err error) {
 	var mu sync.Mutex
-	told := map[string]bool{}
+	refused := map[string]bool{}
+	said := false
+	several := strings.Contains(s.servers, ",")
 	return func(addr string, err error) {
 		mu.Lock()
-		first := !told[addr]
-		told[addr] = true
+		again := refused[addr]
+		refused[addr] = true
+		speak := !said && (again || !several)
+		said = said || speak
 		mu.Unlock()
 		switch {
-		case !first:
-		case strings.Contains(s.servers, ","):
-			// Another server may well answer at once (one peer of an
-			// ensemble down): say so rather than suggest a wait.
-			s.write(s.opts.Err, fmt.Sprintf("%v: trying the other servers (and this one again) for up to %s\n", err, s.opts.ConnectTimeout))
+		case !speak:
+		case several:
+			s.write(s.opts.Err, fmt.Sprintf("%v: no server of %s answers; trying again for up to %s (is the ensemble running?)\n",
+				err, s.servers, s.opts.ConnectTimeout))
 		default:
 			s.write(s.opts.Err, fmt.Sprintf("%v: trying again for up to %s (is the server running?)\n", err, s.opts.ConnectTimeout))
 		}

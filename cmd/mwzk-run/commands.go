@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"io"
 	"strconv"
 	"strings"
 	"syscall"
@@ -12,19 +10,6 @@ import (
 // of the course without a second terminal, and a restart that keeps the
 // peer under the launcher (its output prefixed, Ctrl-C stopping it).
 const commandHelp = `commands: kill N (kill -9 peer N), restart N (start peer N again), help`
-
-// readCommands sends r's lines on the returned channel until r ends.
-func readCommands(r io.Reader) <-chan string {
-	ch := make(chan string)
-	go func() {
-		defer close(ch)
-		sc := bufio.NewScanner(r)
-		for sc.Scan() {
-			ch <- sc.Text()
-		}
-	}()
-	return ch
-}
 
 // command carries out one typed line.
 func (sv *supervisor) command(line string) {
