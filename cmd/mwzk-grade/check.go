@@ -41,13 +41,21 @@ var allowedStd = []string{
 	"unicode/utf16", "unicode/utf8",
 }
 
-// forbiddenDirectives are compiler directives graded code may not use:
-// linkname reaches any unexported symbol (the grader's key), embed reads
-// files at build time, the cgo ones bring in C, and a line directive
-// renames the file and line of the compiler's messages and of stack
-// traces (a report would blame the suite's files, or read as a crash of
-// the compiler).
-var forbiddenDirectives = []string{"//go:linkname", "//go:embed", "//go:cgo_", "//export ", "//line ", "/*line "}
+// allowedDirectives are the only //go: directives graded code may carry:
+// a build constraint, and two that tell the compiler and tools nothing
+// about memory. Any other is refused, named or not: linkname reaches any
+// unexported symbol (the grader's key), embed reads files at build time,
+// the cgo ones bring in C, and norace hid a data race that gave a hand-in
+// the whole process from the race detector of RACE=1 (a red-team hand-in:
+// the stubs at 100/100). A list of the refused ones had let norace
+// through, so it is a list of the allowed ones now.
+var allowedDirectives = []string{"//go:build", "//go:noinline", "//go:generate"}
+
+// forbiddenDirectives are the other directives graded code may not use:
+// cgo's export, and a line directive, which renames the file and line of
+// the compiler's messages and of stack traces (a report would blame the
+// suite's files, or read as a crash of the compiler).
+var forbiddenDirectives = []string{"//export ", "//line ", "/*line "}
 
 // checkFiles refuses graded files that are not a Service of package
 // aufgabe5 using only what the assignment needs. It reports every problem,
@@ -201,19 +209,33 @@ func foreignRoot(e ast.Expr, imported map[string]bool) *ast.SelectorExpr {
 	}
 }
 
-// directives finds forbidden //go: lines in any comment.
+// directives finds the refused directives in any comment.
 func directives(f *ast.File, at func(token.Pos) string) []string {
 	var out []string
 	for _, cg := range f.Comments {
 		for _, c := range cg.List {
-			for _, d := range forbiddenDirectives {
-				if strings.HasPrefix(c.Text, d) {
-					out = append(out, fmt.Sprintf("%s: %s is not allowed in graded code", at(c.Pos()), strings.TrimSpace(d)))
-				}
+			if d, bad := refusedDirective(c.Text); bad {
+				out = append(out, fmt.Sprintf("%s: %s is not allowed in graded code", at(c.Pos()), d))
 			}
 		}
 	}
 	return out
+}
+
+// refusedDirective names the directive a comment is, if graded code may
+// not carry it. The compiler takes any comment that starts with //go: as
+// a directive, wherever it stands.
+func refusedDirective(text string) (string, bool) {
+	if strings.HasPrefix(text, "//go:") {
+		name := strings.Fields(text)[0]
+		return name, !slices.Contains(allowedDirectives, name)
+	}
+	for _, d := range forbiddenDirectives {
+		if strings.HasPrefix(text, d) {
+			return strings.TrimSpace(d), true
+		}
+	}
+	return "", false
 }
 
 // checkCheckout runs checkFiles on the checkout's graded folder (--impl):

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestNoraceIsRefused: //go:norace turns the race detector off for a
+// function, in any package. A red-team hand-in (the untouched stubs plus a
+// file whose racing functions carry it) built the known interface data race
+// into a byte slice over the whole process, replaced every test of the
+// suite by an empty function, and graded 100/100, bonus 20/20 under RACE=1
+// (with REPEAT=3 and the hidden tests too); the same file without the
+// directive was halted by the race detector (0/100). Graded code has no
+// use for it; it must be refused like //go:linkname.
+func TestNoraceIsRefused(t *testing.T) {
+	src := "package aufgabe5\n\nvar x int\n\n//go:norace\nfunc bump() { x++ }\n"
+	_, err := checkFiles(map[string][]byte{"race.go": []byte(src)}, func(n string) string { return "assignments/aufgabe5/" + n })
+	if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "race.go:5") {
+		t.Fatalf("checkFiles of a //go:norace function = %v, want a refusal naming race.go:5", err)
+	}
+}
+
+// TestOnlyAllowedDirectivesPass: the directives are an allowlist; every
+// other //go: comment is refused with its name, wherever it stands.
+func TestOnlyAllowedDirectivesPass(t *testing.T) {
+	at := func(n string) string { return "assignments/aufgabe5/" + n }
+	ok := "//go:build !windows\n\npackage aufgabe5\n\n//go:generate echo hi\n\n//go:noinline\nfunc f() {}\n"
+	if _, err := checkFiles(map[string][]byte{"ok.go": []byte(ok)}, at); err != nil {
+		t.Errorf("checkFiles of build, generate and noinline = %v, want nil", err)
+	}
+	for _, d := range []string{"//go:norace", "//go:nocheckptr", "//go:uintptrescapes", "//go:nosplit", "//go:linkname f runtime.f", "//go:embed x"} {
+		src := "package aufgabe5\n\nfunc f() {} " + d + "\n"
+		_, err := checkFiles(map[string][]byte{"d.go": []byte(src)}, at)
+		name := strings.Fields(d)[0]
+		if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "d.go:3: "+name+" is not allowed") {
+			t.Errorf("checkFiles with %q = %v, want a refusal naming d.go:3 and %s", d, err, name)
+		}
+	}
+}
