@@ -121,32 +121,35 @@ func (s *Shell) Connect() error {
 	return nil
 }
 
-// dialNotice says that nothing answers, so a shell pointed at a stopped
-// ensemble does not sit silent until the connect timeout (go-zk keeps
-// trying, as zkCli does). With one server it says so at its first refusal;
-// with several it waits until an address is refused a second time, that is
-// until go-zk has tried them all: one peer of an ensemble down is no news
-// when another answers at once (make cli with a peer killed printed a
-// refusal and then the command's output).
+// dialNotice says that no session came yet, so a shell pointed at a
+// stopped ensemble does not sit silent until the connect timeout (go-zk
+// keeps trying, as zkCli does). It speaks once an address is refused a
+// second time, that is once go-zk has tried every address: one server of
+// several down is no news when another answers (make cli with a peer
+// killed printed a refusal and then the command's output), and neither is
+// one address of a name (localhost is 127.0.0.1 and ::1, and a server
+// listens on one). A server that takes the connection but gives no
+// session (no quorum) is not a refusal, so the note says "no session",
+// not that nothing answers.
 func (s *Shell) dialNotice() func(addr string, err error) {
 	var mu sync.Mutex
 	refused := map[string]bool{}
 	said := false
-	several := strings.Contains(s.servers, ",")
+	start := time.Now()
+	what := "server"
+	if strings.Contains(s.servers, ",") {
+		what = "ensemble"
+	}
 	return func(addr string, err error) {
 		mu.Lock()
-		again := refused[addr]
+		speak := !said && refused[addr]
 		refused[addr] = true
-		speak := !said && (again || !several)
 		said = said || speak
 		mu.Unlock()
-		switch {
-		case !speak:
-		case several:
-			s.write(s.opts.Err, fmt.Sprintf("%v: no server of %s answers; trying again for up to %s (is the ensemble running?)\n",
-				err, s.servers, s.opts.ConnectTimeout))
-		default:
-			s.write(s.opts.Err, fmt.Sprintf("%v: trying again for up to %s (is the server running?)\n", err, s.opts.ConnectTimeout))
+		if speak {
+			left := max(s.opts.ConnectTimeout-time.Since(start), 0).Round(100 * time.Millisecond)
+			s.write(s.opts.Err, fmt.Sprintf("%v: no session from %s yet; trying again for up to %s (is the %s running?)\n",
+				err, s.servers, left, what))
 		}
 	}
 }

@@ -11,7 +11,8 @@ import (
 // terminalInput prepares reading typed commands from f. If f is a
 // terminal, SIGTTIN is ignored, so that a read while the launcher runs in
 // the background fails with EIO instead of stopping the process, and the
-// returned function tells whether the launcher is in the foreground.
+// returned function tells whether the launcher is in the foreground. The
+// peers inherit the ignored signal (exec keeps it); they read no terminal.
 func terminalInput(f *os.File) func() (bool, error) {
 	fd := int(f.Fd())
 	if _, err := unix.IoctlGetTermios(fd, unix.TCGETS); err != nil {

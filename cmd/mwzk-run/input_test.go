@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -112,5 +113,27 @@ func TestInputErrorsAreSaid(t *testing.T) {
 				t.Errorf("said %q, want the last line to start with %q", out.lines, tc.want)
 			}
 		})
+	}
+}
+
+// TestBackgroundNoteComesAfterTheBanner: the note that typed commands
+// wait for fg came first and scrolled away under the banner, whose last
+// line asked to type them (a review's test). The input starts only once
+// the banner is out.
+func TestBackgroundNoteComesAfterTheBanner(t *testing.T) {
+	var bannerFirst bool
+	h := launchWith(t, 2, func(l *launcher) func() <-chan string {
+		in := input{r: &script{steps: []any{syscall.EIO}}, say: l.con.say,
+			foreground: func() (bool, error) { return false, nil }, poll: 10 * time.Millisecond}
+		return func() <-chan string {
+			bannerFirst = strings.Contains(l.con.w.(*syncBuffer).String(), "mwzk-run: type commands: ")
+			return in.commands()
+		}
+	})
+	h.waitMatch(`mwzk-run: running in the background: .*`, `mwzk-run: type commands: .*`)
+	h.sigs <- os.Interrupt
+	h.exitCode()
+	if !bannerFirst {
+		t.Errorf("the input started before the banner's \"type commands\" was out:\n%s", h.out.String())
 	}
 }

@@ -78,7 +78,7 @@ func (l *launcher) startOne(i int, p peerFile) (*child, error) {
 // until every peer is gone. It returns the process's exit code: 0 when
 // every peer stopped cleanly on request or was ended by a signal from
 // outside (kill -9 of a peer is a demo, not a failure), 1 otherwise.
-func (l *launcher) run(sigs <-chan os.Signal, cmds <-chan string) int {
+func (l *launcher) run(sigs <-chan os.Signal, input func() <-chan string) int {
 	kids, err := l.start()
 	if err != nil {
 		l.con.say("%v", err)
@@ -89,7 +89,9 @@ func (l *launcher) run(sigs <-chan os.Signal, cmds <-chan string) int {
 	for _, c := range kids {
 		sv.watch(c)
 	}
-	return sv.loop(sigs, cmds)
+	// The input starts after the banner, so that what it says (in the
+	// background, or ended) comes after the banner's "type commands".
+	return sv.loop(sigs, input())
 }
 
 // supervisor is run's state: the current child of each peer, how many
@@ -100,6 +102,8 @@ type supervisor struct {
 	exits    chan *child
 	live     int
 	stopping bool
+	stopSig  os.Signal // the signal received that began the stop, and when
+	stopAt   time.Time
 	failed   int
 	deadline <-chan time.Time
 }
@@ -127,6 +131,9 @@ func (sv *supervisor) loop(sigs <-chan os.Signal, cmds <-chan string) int {
 	for sv.live > 0 {
 		select {
 		case sig := <-sigs:
+			if sv.echo(sig) {
+				continue
+			}
 			if sv.stopping {
 				l.con.say("%v again: killing %s", sig, names(sv.kids))
 				l.signalAll(sv.kids, syscall.SIGKILL)
@@ -134,6 +141,7 @@ func (sv *supervisor) loop(sigs <-chan os.Signal, cmds <-chan string) int {
 			}
 			l.con.say("%v: stopping %s (again to kill)", sig, names(sv.kids))
 			sv.stop(sig)
+			sv.stopSig, sv.stopAt = sig, time.Now()
 		case line, ok := <-cmds:
 			if !ok {
 				cmds = nil // standard input ended: signals still work
@@ -154,6 +162,22 @@ func (sv *supervisor) loop(sigs <-chan os.Signal, cmds <-chan string) int {
 	}
 	l.con.say("all peers stopped")
 	return 0
+}
+
+// termEcho is how soon a second SIGTERM is taken as the first one's echo:
+// make passes a SIGTERM on to its child, and kill %1 (or kill -TERM of the
+// process group) sends one to both, so mwzk-run got two at once and killed
+// the peers that the first had asked to stop (2 of 9 tries of a review).
+const termEcho = time.Second
+
+// echo tells whether sig is the first SIGTERM's echo, and says so. A
+// second Ctrl-C still kills at once: make does not pass SIGINT on.
+func (sv *supervisor) echo(sig os.Signal) bool {
+	if !sv.stopping || sig != syscall.SIGTERM || sv.stopSig != syscall.SIGTERM || time.Since(sv.stopAt) >= termEcho {
+		return false
+	}
+	sv.l.con.say("%v again at once: the same stop (make passes SIGTERM on); again after %v kills", sig, termEcho)
+	return true
 }
 
 func (sv *supervisor) exited(c *child) {

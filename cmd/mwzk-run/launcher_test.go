@@ -251,3 +251,23 @@ func TestUnknownCommandIsNamed(t *testing.T) {
 		t.Fatalf("exit code %d, want 0; output:\n%s", code, h.out.String())
 	}
 }
+
+// TestDoubledTermIsOneStop: kill %1 on make run & sends SIGTERM to make
+// and mwzk-run, and make passes its own on: two at once are one stop, not
+// a stop and a kill. A different signal after them still kills.
+func TestDoubledTermIsOneStop(t *testing.T) {
+	h := launch(t, 2, map[int]string{2: "fake.ignoreStop=true"}, nil)
+	h.waitFor(upLines(2)...)
+	h.sigs <- syscall.SIGTERM
+	h.sigs <- syscall.SIGTERM
+	h.waitFor("mwzk-run: terminated again at once: the same stop (make passes SIGTERM on); again after 1s kills")
+	h.waitMatch(`mwzk-run: peer1 \(pid \d+\) stopped: exit status 0`)
+	h.sigs <- os.Interrupt
+	if code := h.exitCode(); code != 1 {
+		t.Fatalf("exit code %d, want 1; output:\n%s", code, h.out.String())
+	}
+	h.waitFor("mwzk-run: interrupt again: killing peer2")
+	if strings.Contains(h.out.String(), "terminated again: killing") {
+		t.Errorf("the doubled SIGTERM killed the peers:\n%s", h.out.String())
+	}
+}

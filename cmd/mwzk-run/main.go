@@ -96,7 +96,7 @@ func main() {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	in := input{r: os.Stdin, say: l.con.say, foreground: terminalInput(os.Stdin), poll: time.Second}
-	code := l.run(sigs, in.commands())
+	code := l.run(sigs, in.commands)
 	if f.traceDir != "" {
 		l.con.say("the peers' traces are in %s; draw them: make trace-html (./bin/zab-trace --html %s %s)",
 			f.traceDir, filepath.Join(f.traceDir, "run.html"), filepath.Join(f.traceDir, "peer*.trace"))

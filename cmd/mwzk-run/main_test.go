@@ -95,6 +95,18 @@ type harness struct {
 // runs a launcher on them with the test binary as the server.
 func launch(t *testing.T, n int, extra map[int]string, tune func(*launcher)) *harness {
 	t.Helper()
+	return launchInput(t, n, extra, tune, nil)
+}
+
+// launchWith is launch with the typed commands from input(l) instead of
+// the harness's cmds.
+func launchWith(t *testing.T, n int, input func(*launcher) func() <-chan string) *harness {
+	t.Helper()
+	return launchInput(t, n, nil, nil, input)
+}
+
+func launchInput(t *testing.T, n int, extra map[int]string, tune func(*launcher), input func(*launcher) func() <-chan string) *harness {
+	t.Helper()
 	t.Setenv(fakeEnv, "1")
 	dir := t.TempDir()
 	cports, err := ports.Free(n)
@@ -121,7 +133,11 @@ func launch(t *testing.T, n int, extra map[int]string, tune func(*launcher)) *ha
 	if tune != nil {
 		tune(l)
 	}
-	go func() { h.code <- l.run(h.sigs, h.cmds) }()
+	cmds := func() <-chan string { return h.cmds }
+	if input != nil {
+		cmds = input(l)
+	}
+	go func() { h.code <- l.run(h.sigs, cmds) }()
 	return h
 }
 
