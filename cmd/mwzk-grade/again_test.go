@@ -22,12 +22,12 @@ func TestAgainLineGradesTheSameWay(t *testing.T) {
 		want string
 	}{
 		{Report{Origin: "/tmp/class/fred", Ref: commit, Part: "A5.1", Repeat: 5, Extra: "grading/extra-example", Timeout: "2m0s"},
-			"This hand-in again, here: make grade SUBMISSION=/tmp/class/fred REF=" + commit + " PART=A5.1 REPEAT=5 EXTRA=grading/extra-example TIMEOUT=2m0s\n"},
+			"This hand-in again, here: make grade SUBMISSION=/tmp/class/fred REF=" + commit + " PART=A5.1 REPEAT=5 EXTRA=grading/extra-example TIMEOUT=2m0s RACE=0\n"},
 		{Report{Origin: "/tmp/class/bob", Repeat: 1, Timeout: "15m0s"},
-			"This hand-in again, here: make grade SUBMISSION=/tmp/class/bob\n"},
+			"This hand-in again, here: make grade SUBMISSION=/tmp/class/bob RACE=0\n"},
 		// Full marks (a README trial: the line was missing there).
 		{Report{Origin: "/tmp/class/carl", Repeat: 1, Timeout: "15m0s", Parts: []PartGrade{{ID: "A5.1", Tests: []TestGrade{{Name: "Session", Points: 2, Runs: 1, Passes: 1, Status: "pass"}}}}},
-			"This hand-in again, here: make grade SUBMISSION=/tmp/class/carl\n"},
+			"This hand-in again, here: make grade SUBMISSION=/tmp/class/carl RACE=0\n"},
 	} {
 		rep := c.rep
 		rep.Submission, rep.Status = "x", "graded"
@@ -95,7 +95,7 @@ func recordedGrade(t *testing.T, rec Report) string {
 // ran out of time). A variant's report
 // names no hand-in, and a grade of the checkout has none to name.
 func TestAgainLineForEveryHandInReport(t *testing.T) {
-	const want = "This hand-in again, here: make grade SUBMISSION=/tmp/class/dora PART=A5.1\n"
+	const want = "This hand-in again, here: make grade SUBMISSION=/tmp/class/dora PART=A5.1 RACE=0\n"
 	for _, rep := range []Report{
 		{Status: "compile-error", Compile: []string{"service.go:3:1: syntax error"}},
 		{Status: "refused", Problems: []string{`entry "../x" has a .. path element`}},

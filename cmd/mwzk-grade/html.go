@@ -78,11 +78,9 @@ func replayHint(rep *Report, part string, t TestGrade) string {
 	case rep.Impl == "solution":
 		cmd += " IMPL=solution"
 	}
-	if rep.Race {
-		// Without the race detector the halted test passes: the race
-		// is what failed it.
-		cmd += " RACE=1"
-	}
+	// Always said: without the race detector a halted test passes (the
+	// race is what failed it), and with it one graded without could halt.
+	cmd += raceWord(rep.Race)
 	if k := t.FailedRun - 1; k >= 0 && k < len(rep.Seeds) {
 		if s, ok := rep.Seeds[k][part+"/"+t.Name]; ok {
 			return fmt.Sprintf("MWZK_SEED=%d %s", s, cmd)

@@ -103,7 +103,7 @@ func newFlags(o *options) *pflag.FlagSet {
 	fs.BoolVar(&o.list, "list", false, "list the parts and tests with their points, and run nothing")
 	fs.BoolVar(&o.checkCode, "check-code", false, "only check the checkout's graded code as grading does (imports, directives), and run nothing")
 	fs.StringVar(&o.run, "run", "", "with --check-code and --part: check that the part has a test of this name (make grade-a5.N RUN=...)")
-	fs.BoolVar(&o.race, "race", false, "compile the suite with the race detector: a run stops at the first data race, its unfinished tests earn nothing (slower; make grade RACE=1)")
+	fs.BoolVar(&o.race, "race", true, "compile the suite with the race detector: a run stops at the first data race, its unfinished tests earn nothing; --race=false (make grade RACE=0) grades without, where a data race can rewrite the suite")
 	fs.BoolVar(&o.noSandbox, "no-sandbox", false, "run the graded code with your own rights, not in a sandbox (where Linux namespaces are not allowed)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "mwzk-grade grades MWZooKeeper Services with the conformance suite.\n\nUsage:\n"+
@@ -202,10 +202,12 @@ func (o *options) check() error {
 	return nil
 }
 
-// variantRace turns on --race for a variant that loses its parts only
-// under the race detector ("Race: yes"): without it, make grade-variant
-// would judge it as keeping every point. An explicit --race=false (given)
-// grades it without, as a student's hand-in would be graded by default.
+// variantRace grades a variant as its preamble says unless --race was
+// given: under the race detector where it loses its parts only there
+// ("Race: yes"), without it otherwise, since the variants' preambles
+// describe behaviour and a benign race of a diff is not what they test.
+// An explicit --race=false grades a "Race: yes" variant without, as a
+// hand-in graded with RACE=0, where it must keep every point.
 func (o *options) variantRace(given bool, stdout io.Writer) error {
 	if o.variant == "" || given || o.replay != "" {
 		return nil
@@ -214,8 +216,8 @@ func (o *options) variantRace(given bool, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	o.race = v.race
 	if v.race {
-		o.race = true
 		fmt.Fprintf(stdout, "mwzk-grade: %s says \"Race: yes\": graded under the race detector (--race)\n", o.variant)
 	}
 	return nil

@@ -74,7 +74,9 @@ func printReport(w io.Writer, rep *Report) {
 		fmt.Fprintln(w, "Graded without a sandbox: the code ran with the grader's rights.")
 	}
 	if rep.Race {
-		fmt.Fprintln(w, "Graded under the race detector (RACE=1): a data race halts its run, and the tests it cut short earn nothing.")
+		fmt.Fprintln(w, "Graded under the race detector: a data race halts its run, and the tests it cut short earn nothing.")
+	} else {
+		fmt.Fprintln(w, "Graded without the race detector (RACE=0): a data race went unnoticed, and one can rewrite the suite's results.")
 	}
 }
 
@@ -134,7 +136,7 @@ func printFailures(w io.Writer, rep *Report) {
 		case rep.Origin != "":
 			where = " (in the hand-in's own checkout; here they would run this checkout's code)"
 		}
-		race := map[bool]string{true: " RACE=1"}[rep.Race]
+		race := raceWord(rep.Race)
 		fmt.Fprintf(w, "\nOne part's tests with their whole output: make grade-a5.1%s ... make grade-a5.7%s%s\n", race, race, where)
 	}
 }

@@ -120,8 +120,8 @@ func TestAgainCarriesRace(t *testing.T) {
 		t.Errorf("againCommand = %q, want %q", got, want)
 	}
 	rep.Race = false
-	if got := againCommand(rep); strings.Contains(got, "RACE") {
-		t.Errorf("againCommand without the race detector = %q", got)
+	if got, want := againCommand(rep), "make grade SUBMISSION=hand-ins/alice RACE=0"; got != want {
+		t.Errorf("againCommand without the race detector = %q, want %q (make grade's default is with)", got, want)
 	}
 	for _, o := range []options{{submission: "hand-ins/bob", race: true}, {impl: "solution", race: true},
 		{variant: "solutions/variants/data-race.diff", race: true}, {submission: "r", ref: "v1", race: true}} {

@@ -14,11 +14,11 @@ import (
 // their options from forHandIn.
 func TestReplayCommandOfABatchOrAReplayNamesTheHandIn(t *testing.T) {
 	batch := options{impl: "assignment", submissions: "hand-ins"}.forHandIn("hand-ins/ada.tar.gz", "")
-	if got, want := batch.replayCommand(), "make grade SUBMISSION=hand-ins/ada.tar.gz"; got != want {
+	if got, want := batch.replayCommand(), "make grade SUBMISSION=hand-ins/ada.tar.gz RACE=0"; got != want {
 		t.Errorf("grade-all: replay command %q, want %q", got, want)
 	}
 	rep := options{impl: "assignment", replay: "grades/ada/grade.json"}.forHandIn("repos/ada", "v1")
-	if got, want := rep.replayCommand(), "make grade SUBMISSION=repos/ada REF=v1"; got != want {
+	if got, want := rep.replayCommand(), "make grade SUBMISSION=repos/ada REF=v1 RACE=0"; got != want {
 		t.Errorf("mwzk-grade --replay of hand-in ada: replay command %q, want %q", got, want)
 	}
 }

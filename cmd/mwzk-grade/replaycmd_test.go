@@ -16,11 +16,11 @@ func TestSuiteGetsTheSeedAndTheReplayCommand(t *testing.T) {
 		o    options
 		want string
 	}{
-		{options{impl: "assignment"}, "make grade"},
-		{options{impl: "solution"}, "make grade IMPL=solution"},
-		{options{impl: "solution", variant: "/x/solutions/variants/local-clock.diff"}, "make grade-variant V=local-clock"},
-		{options{submission: "hand-ins/ada.tar.gz"}, "make grade SUBMISSION=hand-ins/ada.tar.gz"},
-		{options{submission: "repo", ref: "v1"}, "make grade SUBMISSION=repo REF=v1"},
+		{options{impl: "assignment"}, "make grade RACE=0"},
+		{options{impl: "solution"}, "make grade IMPL=solution RACE=0"},
+		{options{impl: "solution", variant: "/x/solutions/variants/local-clock.diff"}, "make grade-variant V=local-clock RACE=0"},
+		{options{submission: "hand-ins/ada.tar.gz"}, "make grade SUBMISSION=hand-ins/ada.tar.gz RACE=0"},
+		{options{submission: "repo", ref: "v1"}, "make grade SUBMISSION=repo REF=v1 RACE=0"},
 	} {
 		if got := c.o.replayCommand(); got != c.want {
 			t.Errorf("replayCommand of %+v = %q, want %q", c.o, got, c.want)
