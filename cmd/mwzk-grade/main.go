@@ -57,6 +57,9 @@ const defaultTimeout = 15 * time.Minute
 // errUsage is a bad command line.
 var errUsage = errors.New("usage")
 
+// errInterrupted: Ctrl-C or SIGTERM stopped a grading, which is no grade.
+var errInterrupted = errors.New("interrupted")
+
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == sandboxArg {
 		os.Exit(sandboxMain(os.Args[2:]))
@@ -278,6 +281,16 @@ func gradeOne(ctx context.Context, root string, o options, stdout io.Writer) err
 	rep, gerr := gradeSubmission(ctx, root, o, sub, stdout)
 	if rep != nil {
 		tidyPictures(rep, o.pictures)
+	}
+	if ctx.Err() != nil {
+		// Stopped by Ctrl-C or SIGTERM, not by the time limit: a student's
+		// make grade stopped after 12 s was reported as a 15-minute timeout
+		// in grade.json, the file they are told to quote.
+		kept := ""
+		if file := o.jsonFile(); file != "" {
+			kept = "; " + file + " is left as it was"
+		}
+		return fmt.Errorf("%w: %s was not graded%s", errInterrupted, sub.Name, kept)
 	}
 	if rep != nil && (gerr == nil || rep.Status != "") {
 		printReport(stdout, rep)

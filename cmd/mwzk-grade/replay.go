@@ -46,6 +46,9 @@ func replay(ctx context.Context, root string, o options, log io.Writer) error {
 	sub.Name = old.Submission
 	fmt.Fprintf(log, "mwzk-grade: replaying %s (%s, %d run(s), seeds of %d run(s))\n", o.replay, sub.Name, o.repeat, len(o.seeds))
 	rep, gerr := gradeSubmission(ctx, root, o, sub, log)
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w: the replay of %s was cut short, nothing compared", errInterrupted, o.replay)
+	}
 	if rep == nil || rep.Status == "" {
 		return gerr
 	}
