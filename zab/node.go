@@ -172,6 +172,9 @@ func (n *node) open() error {
 		n.lg.Warn("forceSync=no: the log is not fsynced; a machine crash can lose acknowledged writes")
 	}
 	restored, snap, err := st.Restore()
+	if err == nil {
+		err = st.CheckKind(n.kind()) // before anything is written
+	}
 	for _, w := range st.Warnings() { // known only once Restore has read
 		n.lg.Warn("storage repaired on start: " + w)
 	}
@@ -206,6 +209,14 @@ func (n *node) open() error {
 	n.lg.WithFields(logrus.Fields{"epoch": restored.Stable.CurrentEpoch, "snapshot": restored.Snapshot.Zxid.String(),
 		"log_entries": len(restored.Entries), "incarnation": fmt.Sprintf("%#x", n.inc)}).Info("peer started")
 	return nil
+}
+
+// kind is the kind of peer this is, as its storage records it.
+func (n *node) kind() string {
+	if n.newTr == nil {
+		return storage.KindSingle
+	}
+	return storage.KindEnsemble
 }
 
 // storageErr is err of opening or restoring the storage, naming the key

@@ -1,0 +1,52 @@
+package zab
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"zablab/internal/ports"
+	"zablab/internal/wait"
+	"zablab/zab/storage"
+)
+
+// TestPeerOfAnotherKindRefusesTheData: a student's make run while newZab
+// still gave SingleZab left each replica a log of its own (entries 1 to
+// 3, different on each); started again as MultiZab, the three elected a
+// leader, found the same last zxid everywhere, synced nothing and served
+// three different trees. A peer now refuses data another kind of peer
+// wrote, naming the folder; the same kind opens it as before.
+func TestPeerOfAnotherKindRefusesTheData(t *testing.T) {
+	dir := t.TempDir()
+	z, app, _ := single(t, dir, 1000)
+	fill(t, z, app, 3)
+	if err := z.Shutdown(); err != nil {
+		t.Fatal(err)
+	}
+	port, err := ports.Free(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{ID: 1, DataLogDir: dir, TickTime: 10 * time.Millisecond, InitLimit: 10, SyncLimit: 5,
+		SnapCount: 100, Logger: quietLogger(), Peers: []Peer{{ID: 1, Addr: "127.0.0.1:" + strconv.Itoa(port[0])}}}
+	m, err := NewMultiZabFromConfig(&recorder{}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = m.Startup()
+	if err == nil {
+		m.Shutdown()
+		t.Fatal("a MultiZab started from a SingleZab's data")
+	}
+	if !errors.Is(err, ErrStorage) || !errors.Is(err, storage.ErrOtherKind) ||
+		!strings.Contains(err.Error(), "dataLogDir="+dir) || !strings.Contains(err.Error(), "a replica on its own (SingleZab)") {
+		t.Errorf("Startup of a MultiZab on a SingleZab's data: %v, want ErrStorage and ErrOtherKind naming dataLogDir=%s and SingleZab", err, dir)
+	}
+	z, app, _ = single(t, dir, 1000) // the same kind: as before
+	wait.For(t, "the 3 messages delivered again", 5*time.Second, func() bool { got, _ := app.snapshot(); return len(got) == 3 })
+	if err := z.Shutdown(); err != nil {
+		t.Fatal(err)
+	}
+}
