@@ -194,7 +194,9 @@ func (x *ens) undelivered(i int, req *mwzookeeper.Request, r *mwzookeeper.Respon
 }
 
 // noReply is what a test got when no reply came: the usual causes.
-const noReply = "none (reply was never called: Submit blocked, the request was lost, its Deliver never ran or blocked, or the code that replies dropped it (answer in order.go))"
+const noReply = "none (reply was never called: Submit blocked, the request was lost, its Deliver never ran or blocked, " +
+	"Deliver did not take it for this run's own (the decoded header's proposer and incarnation against s.myid and s.inc, not the cookie's), " +
+	"or the code that replies dropped it (answer in order.go))"
 
 // await waits for a reply to req, failing the test after replyTimeout.
 func (x *ens) await(i int, req *mwzookeeper.Request, ch <-chan reply) reply {
