@@ -16,8 +16,8 @@ NO_SANDBOX ?=
 # false (RACE=0 had turned the race detector on, being non-empty).
 on = $(filter-out 0 no false,$(1))
 # Grading runs under the race detector unless RACE=0 (mwzk-grade's default:
-# a data race can rewrite the suite's results); given at all, RACE is passed
-# on, so that grade-variant follows a variant's "Race:" line only without it.
+# a data race can rewrite the suite's results); RACE is passed on only when
+# given.
 RACE_FLAG = $(if $(RACE),$(if $(call on,$(RACE)), --race, --race=false))
 # q quotes a make variable's value as one shell word: paths from course
 # platforms hold spaces and apostrophes ("Dave O'Brien_1234_…").

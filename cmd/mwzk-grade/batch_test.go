@@ -115,7 +115,7 @@ func TestBatchGradesAClass(t *testing.T) {
 			t.Errorf("%s: gradebook note %q, want one with %q", name, note, want)
 		}
 	}
-	if text := readFile(t, filepath.Join(out, "stubs", "report.txt")); !strings.Contains(text, "make grade-a5.7 (in the hand-in's own checkout") {
+	if text := readFile(t, filepath.Join(out, "stubs", "report.txt")); !strings.Contains(text, "make grade-a5.7 RACE=0 (in the hand-in's own checkout") {
 		t.Errorf("a hand-in's report offers make grade-a5.N without saying where it runs:\n%s", text)
 	}
 	// The hanging Start is named, with the test it hung and the tests that never started.

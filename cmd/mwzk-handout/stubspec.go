@@ -166,8 +166,10 @@ var stubBodies = map[string]string{
 	// replica proposed it, its request is answered with ErrBadArguments
 	// and the reason. Otherwise note its zxid (s.lastZxid) and apply it
 	// under s.mu: a request with applyRequest. If this run of this
-	// replica proposed it (proposer == s.myid, incarnation == s.inc) and
-	// it still waits in s.pending, answer it with the outcome. Give the
+	// replica proposed it (the decoded header's proposer == s.myid and
+	// incarnation == s.inc; not the cookie's Incarnation, which is the Zab
+	// library's own run number, never s.inc) and it still waits in
+	// s.pending, answer it with the outcome. Give the
 	// replies, and the host's SessionClosed calls collected in s.closedOut,
 	// only after unlocking.
 	// TODO(A5.2): an owner message (kindOwner) makes its proposer the
