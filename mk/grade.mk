@@ -10,20 +10,22 @@ EXTRA      ?=
 RUN        ?=
 RACE       ?=
 # grade-a5.N's go test: the race detector unless RACE=0, as make grade.
-RACE_ON     = $(if $(RACE),$(call on,$(RACE)),1)
+RACE_ON     = $(if $(RACE),$(call on,$(RACE),RACE),1)
 NO_SANDBOX ?=
-# on is its argument when that is a switch turned on: set, and not 0, no or
-# false (RACE=0 had turned the race detector on, being non-empty).
-on = $(filter-out 0 no false,$(1))
+# on reads switch $(2)'s value $(1): 1 for 1, yes, true or on; nothing for
+# 0, no, false, off or no value; any other word stops make. RACE=0 had
+# turned the race detector on (a word at all was on), and NO_SANDBOX=off
+# ran the hand-ins outside the sandbox.
+on = $(if $(1),$(if $(filter 1 yes true on,$(1)),1,$(if $(filter 0 no false off,$(1)),,$(error $(2)=$(1): want 1 or 0 (yes/no, true/false, on/off)))))
 # Grading runs under the race detector unless RACE=0 (mwzk-grade's default:
 # a data race can rewrite the suite's results); RACE is passed on only when
 # given.
-RACE_FLAG = $(if $(RACE),$(if $(call on,$(RACE)), --race, --race=false))
+RACE_FLAG = $(if $(RACE),$(if $(call on,$(RACE),RACE), --race, --race=false))
 # q quotes a make variable's value as one shell word: paths from course
 # platforms hold spaces and apostrophes ("Dave O'Brien_1234_…").
 q = '$(subst ','\'',$(1))'
 # Only the flags given: make echoes the command, and empty continuation lines read as noise.
-GRADE_FLAGS = $(if $(PART), --part $(PART))$(if $(SUBMISSION), --submission $(call q,$(SUBMISSION)))$(if $(REF), --ref $(call q,$(REF)))$(if $(EXTRA), --extra $(call q,$(EXTRA)))$(if $(TIMEOUT), --timeout $(call q,$(TIMEOUT)))$(if $(GRADE_JSON), --json $(call q,$(GRADE_JSON)))$(if $(call on,$(NO_SANDBOX)), --no-sandbox)$(RACE_FLAG)
+GRADE_FLAGS = $(if $(PART), --part $(PART))$(if $(SUBMISSION), --submission $(call q,$(SUBMISSION)))$(if $(REF), --ref $(call q,$(REF)))$(if $(EXTRA), --extra $(call q,$(EXTRA)))$(if $(TIMEOUT), --timeout $(call q,$(TIMEOUT)))$(if $(GRADE_JSON), --json $(call q,$(GRADE_JSON)))$(if $(call on,$(NO_SANDBOX),NO_SANDBOX), --no-sandbox)$(RACE_FLAG)
 GRADE_DIR   = ./$(if $(filter solution,$(IMPL)),solutions,assignments)/aufgabe5/
 
 grade: ## points per part, under the race detector: make grade [SUBMISSION=hand-in.tar.gz|folder|repo [REF=tag]] [PART=A5.2] [REPEAT=n] [TIMEOUT=15m] [NO_SANDBOX=1] [RACE=0]

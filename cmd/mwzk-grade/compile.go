@@ -18,6 +18,15 @@ import (
 // errCompile says the submission's code does not build.
 var errCompile = errors.New("the submission does not compile")
 
+// errToolchain: the grader's machine cannot build the suite (the race
+// detector's cgo without a C compiler or the static C library): no fault
+// of the hand-in's, so no compile error of it, and graded again next time.
+var errToolchain = errors.New("the grader's machine cannot build the suite")
+
+// toolchainLine is a line of a failed build that blames the machine: cgo
+// finds no C compiler, or the static link no C library.
+var toolchainLine = regexp.MustCompile(`(?m)^(cgo: C compiler .* not found|.*cannot find -l\S+)`)
+
 // errCompileTime: the time limit ran out while the code was compiled.
 var errCompileTime = errors.New(noCompile)
 
@@ -98,6 +107,10 @@ func compileSuite(ctx context.Context, t *tree, sub *submission, race bool) (str
 	if err != nil {
 		cut.flush()
 		msg := strings.TrimSpace(strings.ReplaceAll(out.String(), t.dir+"/", ""))
+		if m := toolchainLine.FindString(msg); race && m != "" {
+			return "", fmt.Errorf("%w: %s: the race detector needs cgo, a C compiler and the static C library "+
+				"(Debian: apt-get install gcc libc6-dev), or grade with RACE=0 (--race=false)", errToolchain, m)
+		}
 		return "", fmt.Errorf("%w:\n%s", errCompile, inHandIn(compilerCrash(msg)+msg, sub))
 	}
 	if _, err := os.Stat(bin); err != nil {

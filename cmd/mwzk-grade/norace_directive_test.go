@@ -39,3 +39,23 @@ func TestOnlyAllowedDirectivesPass(t *testing.T) {
 		}
 	}
 }
+
+// TestGradersBuildTagsAreRefused: a file built only without the race
+// detector (//go:build !race), or only when graded (mwzk_extra), could be
+// honest in a check and cheat in a grading; a review's suspicion.
+func TestGradersBuildTagsAreRefused(t *testing.T) {
+	at := func(n string) string { return "assignments/aufgabe5/" + n }
+	for _, c := range []string{"!race", "linux && !race", "amd64 || (linux && race)", "mwzk_extra", "!netgo", "cgo"} {
+		src := "//go:build " + c + "\n\npackage aufgabe5\n"
+		if c == "cgo" {
+			src = "// +build !race\n\npackage aufgabe5\n" // the old spelling
+		}
+		_, err := checkFiles(map[string][]byte{"t.go": []byte(src)}, at)
+		if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "t.go:1: a build constraint on the tag") {
+			t.Errorf("checkFiles of //go:build %s = %v, want a refusal naming t.go:1", c, err)
+		}
+	}
+	if _, err := checkFiles(map[string][]byte{"t.go": []byte("//go:build linux || ignore\n\npackage aufgabe5\n")}, at); err != nil {
+		t.Errorf("checkFiles of //go:build linux || ignore = %v, want nil", err)
+	}
+}

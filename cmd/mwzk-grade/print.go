@@ -75,7 +75,7 @@ func printReport(w io.Writer, rep *Report) {
 	}
 	if rep.Race {
 		fmt.Fprintln(w, "Graded under the race detector: a data race halts its run, and the tests it cut short earn nothing.")
-	} else {
+	} else if rep.Variant == "" && !rep.NeverStarted() {
 		fmt.Fprintln(w, "Graded without the race detector (RACE=0): a data race went unnoticed, and one can rewrite the suite's results.")
 	}
 }

@@ -70,9 +70,12 @@ func buildTags(race bool) string {
 }
 
 // raceWord is a make command line's RACE: " RACE=1" under the race
-// detector, " RACE=0" without. Always given, though the race detector is
-// make grade's default since 2026-11-29: a report's line then means the
-// same grading in a student's older handout, whose make grade ran without.
+// detector, " RACE=0" without. RACE=1 is given though the race detector is
+// make grade's default since 2026-11-29: a student's older handout, whose
+// make grade ran without it, then replays such a grading as it was. Its
+// makefiles took any RACE as on, RACE=0 too, so a grading without the
+// race detector replays there with it (stricter; no spelling means "off"
+// to both).
 func raceWord(race bool) string {
 	if race {
 		return " RACE=1"
