@@ -2,6 +2,8 @@ package zab
 
 import (
 	"errors"
+	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 
 	"zablab/internal/ports"
 	"zablab/internal/wait"
+	"zablab/properties"
 	"zablab/zab/storage"
 )
 
@@ -25,17 +28,8 @@ func TestPeerOfAnotherKindRefusesTheData(t *testing.T) {
 	if err := z.Shutdown(); err != nil {
 		t.Fatal(err)
 	}
-	port, err := ports.Free(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := Config{ID: 1, DataLogDir: dir, TickTime: 10 * time.Millisecond, InitLimit: 10, SyncLimit: 5,
-		SnapCount: 100, Logger: quietLogger(), Peers: []Peer{{ID: 1, Addr: "127.0.0.1:" + strconv.Itoa(port[0])}}}
-	m, err := NewMultiZabFromConfig(&recorder{}, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = m.Startup()
+	m, _ := loneEnsemble(t, dir, "")
+	err := m.Startup()
 	if err == nil {
 		m.Shutdown()
 		t.Fatal("a MultiZab started from a SingleZab's data")
@@ -48,5 +42,64 @@ func TestPeerOfAnotherKindRefusesTheData(t *testing.T) {
 	wait.For(t, "the 3 messages delivered again", 5*time.Second, func() bool { got, _ := app.snapshot(); return len(got) == 3 })
 	if err := z.Shutdown(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// loneEnsemble builds (does not start) a MultiZab of one peer on the
+// given folders ("" snapDir: the log's).
+func loneEnsemble(t *testing.T, logDir, snapDir string) (*MultiZab, *recorder) {
+	t.Helper()
+	port, err := ports.Free(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	cfg := Config{ID: 1, DataLogDir: logDir, DataSnapDir: snapDir, TickTime: 10 * time.Millisecond, InitLimit: 10, SyncLimit: 5,
+		SnapCount: 100, Logger: quietLogger(), Peers: []Peer{{ID: 1, Addr: "127.0.0.1:" + strconv.Itoa(port[0])}}}
+	m, err := NewMultiZabFromConfig(rec, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, rec
+}
+
+// TestPeerOfAnotherKindRefusesTheLogFolder: the history a peer restores is
+// its log. A SingleZab's dataLogDir beside a new dataSnapDir (a snapshots'
+// folder removed by hand, a changed key) started as an ensemble's peer and
+// delivered the lone replica's entries while the record sat in the
+// snapshots' folder alone (a review's test); both folders keep it now.
+func TestPeerOfAnotherKindRefusesTheLogFolder(t *testing.T) {
+	for _, sameSnap := range []bool{true, false} {
+		t.Run(fmt.Sprintf("singleSnapIsLogDir=%v", sameSnap), func(t *testing.T) {
+			base := t.TempDir()
+			logDir := filepath.Join(base, "log")
+			snapDir := logDir
+			if !sameSnap {
+				snapDir = filepath.Join(base, "snap")
+			}
+			p, err := properties.LoadString(fmt.Sprintf("dataLogDir=%s\ndataSnapDir=%s\nsnapCount=1000\ntickTime=10\n", logDir, snapDir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			z, err := NewSingleZab(&recorder{}, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			z.cfg.Logger, z.lg = quietLogger(), quietLogger().WithField("peer", 1)
+			if err := z.Startup(); err != nil {
+				t.Fatal(err)
+			}
+			fill(t, z, z.cb.(*recorder), 3)
+			if err := z.Shutdown(); err != nil {
+				t.Fatal(err)
+			}
+			m, _ := loneEnsemble(t, logDir, filepath.Join(base, "snap2"))
+			if err := m.Startup(); !errors.Is(err, storage.ErrOtherKind) || !strings.Contains(err.Error(), "dataLogDir="+logDir) {
+				if err == nil {
+					m.Shutdown()
+				}
+				t.Errorf("a MultiZab on a SingleZab's dataLogDir %s with a new dataSnapDir: Startup = %v, want ErrOtherKind naming dataLogDir", logDir, err)
+			}
+		})
 	}
 }
