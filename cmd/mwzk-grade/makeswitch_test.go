@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -18,7 +19,11 @@ func TestMakeSwitchWords(t *testing.T) {
 		out, err := exec.Command("make", append([]string{"-s", "-n", "-C", "../.."}, args...)...).CombinedOutput()
 		return string(out), err
 	}
-	for _, target := range [][]string{{"grade"}, {"grade-all", "SUBMISSIONS=x"}} {
+	targets := [][]string{{"grade"}}
+	if _, err := os.Stat("../../mk/instructor.mk"); err == nil { // not in the student's handout
+		targets = append(targets, []string{"grade-all", "SUBMISSIONS=x"})
+	}
+	for _, target := range targets {
 		name := strings.Join(target, " ")
 		for _, w := range []string{"off", "No", "NO", "False", "FALSE", "n", "0"} {
 			if out, _ := makeN(append(target, "NO_SANDBOX="+w)...); strings.Contains(out, "--no-sandbox") {
