@@ -16,7 +16,7 @@ func TestMakeSwitchWords(t *testing.T) {
 		t.Skip("make is not installed")
 	}
 	makeN := func(args ...string) (string, error) {
-		out, err := exec.Command("make", append([]string{"-s", "-n", "-C", "../.."}, args...)...).CombinedOutput()
+		out, err := exec.Command("make", append([]string{"-s", "-n", "--no-print-directory", "-C", "../.."}, args...)...).CombinedOutput()
 		return string(out), err
 	}
 	targets := [][]string{{"grade"}}
