@@ -23,9 +23,14 @@ var errCompile = errors.New("the submission does not compile")
 // of the hand-in's, so no compile error of it, and graded again next time.
 var errToolchain = errors.New("the grader's machine cannot build the suite")
 
-// toolchainLine is a line of a failed build that blames the machine: cgo
-// finds no C compiler, or the static link no C library.
+// toolchainLine is a tool's line of a failed build (toolLines) that blames
+// the machine: cgo finds no C compiler, or the static link no C library.
+// Only the tools' lines: a hand-in's compile error quoting "cannot find
+// -lc" would otherwise pass for the grader's fault, graded again forever.
 var toolchainLine = regexp.MustCompile(`(?m)^(cgo: C compiler .* not found|.*cannot find -l\S+)`)
+
+// toolchainFault is the line of msg that blames the machine, "" if none.
+func toolchainFault(msg string) string { return toolchainLine.FindString(toolLines(msg)) }
 
 // errCompileTime: the time limit ran out while the code was compiled.
 var errCompileTime = errors.New(noCompile)
@@ -50,13 +55,7 @@ const (
 // code, which may say "fatal error: " too; a //line directive that could
 // rename the file is refused (forbiddenDirectives).
 func compilerCrash(msg string) string {
-	var tools strings.Builder
-	for _, l := range strings.Split(msg, "\n") {
-		if l != "" && l[0] != ' ' && l[0] != '\t' && !errorAtLine.MatchString(l) {
-			tools.WriteString(l + "\n")
-		}
-	}
-	t := tools.String()
+	t := toolLines(msg)
 	switch {
 	case strings.Contains(t, "out of memory") || strings.Contains(t, "cannot allocate memory"):
 		return fmt.Sprintf("the compile ran out of memory: the grader gives the compiler %d MiB\n", jailMemory>>20)
@@ -64,6 +63,19 @@ func compilerCrash(msg string) string {
 		return fmt.Sprintf("the compiler crashed, most likely out of memory: the grader gives the compiler %d MiB\n", jailMemory>>20)
 	}
 	return ""
+}
+
+// toolLines are the lines of a failed build that the tools wrote of
+// themselves: not an error at a file's line, nor the indented lines that go
+// on from it (have/want), which quote the hand-in's own code.
+func toolLines(msg string) string {
+	var tools strings.Builder
+	for _, l := range strings.Split(msg, "\n") {
+		if l != "" && l[0] != ' ' && l[0] != '\t' && !errorAtLine.MatchString(l) {
+			tools.WriteString(l + "\n")
+		}
+	}
+	return tools.String()
 }
 
 // errorAtLine is a compiler message about a place in a Go file, which may
@@ -107,7 +119,7 @@ func compileSuite(ctx context.Context, t *tree, sub *submission, race bool) (str
 	if err != nil {
 		cut.flush()
 		msg := strings.TrimSpace(strings.ReplaceAll(out.String(), t.dir+"/", ""))
-		if m := toolchainLine.FindString(msg); race && m != "" {
+		if m := toolchainFault(msg); race && m != "" {
 			return "", fmt.Errorf("%w: %s: the race detector needs cgo, a C compiler and the static C library "+
 				"(Debian: apt-get install gcc libc6-dev), or grade with RACE=0 (--race=false)", errToolchain, m)
 		}

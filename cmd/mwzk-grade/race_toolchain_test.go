@@ -39,3 +39,19 @@ func TestMissingCCIsNoCompileErrorOfTheHandIn(t *testing.T) {
 		t.Errorf("make grade-all keeps the grade of a run without a C compiler (status %s) as up to date", rep.Status)
 	}
 }
+
+// TestHandInsQuoteIsNoToolchainFault: only the tools' own lines can blame
+// the machine. A hand-in's compile error quoting "cannot find -lc" passed
+// for the grader's fault: no compile error recorded, graded again forever.
+func TestHandInsQuoteIsNoToolchainFault(t *testing.T) {
+	for msg, want := range map[string]string{
+		"# zablab/assignments/aufgabe5\nhandin/x.go:3:28: cannot use \"cannot find -lc\" (untyped string constant) as int value": "",
+		"handin/x.go:3:2: undefined: y\n\thave (\"cannot find -lc\")":                                                            "",
+		"# runtime/cgo\ncgo: C compiler \"/nonexistent/gcc\" not found: exec: no such file":                                      "cgo: C compiler \"/nonexistent/gcc\" not found",
+		"link: running gcc failed: exit status 1\n/usr/bin/ld: cannot find -lc: No such file or directory":                       "/usr/bin/ld: cannot find -lc:",
+	} {
+		if got := toolchainFault(msg); got != want {
+			t.Errorf("toolchainFault(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
