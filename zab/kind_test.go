@@ -11,7 +11,6 @@ import (
 
 	"zablab/internal/ports"
 	"zablab/internal/wait"
-	"zablab/properties"
 	"zablab/zab/storage"
 )
 
@@ -77,19 +76,8 @@ func TestPeerOfAnotherKindRefusesTheLogFolder(t *testing.T) {
 			if !sameSnap {
 				snapDir = filepath.Join(base, "snap")
 			}
-			p, err := properties.LoadString(fmt.Sprintf("dataLogDir=%s\ndataSnapDir=%s\nsnapCount=1000\ntickTime=10\n", logDir, snapDir))
-			if err != nil {
-				t.Fatal(err)
-			}
-			z, err := NewSingleZab(&recorder{}, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			z.cfg.Logger, z.lg = quietLogger(), quietLogger().WithField("peer", 1)
-			if err := z.Startup(); err != nil {
-				t.Fatal(err)
-			}
-			fill(t, z, z.cb.(*recorder), 3)
+			z, app, _ := singleIn(t, logDir, snapDir, 1000)
+			fill(t, z, app, 3)
 			if err := z.Shutdown(); err != nil {
 				t.Fatal(err)
 			}

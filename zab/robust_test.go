@@ -60,7 +60,13 @@ func TestBadPropertiesNameKeyAndLine(t *testing.T) {
 // single starts a SingleZab on dir with a captured logger.
 func single(t *testing.T, dir string, snapCount int) (*SingleZab, *recorder, *logtest.Hook) {
 	t.Helper()
-	p, err := properties.LoadString(fmt.Sprintf("dataLogDir=%s\nsnapCount=%d\ntickTime=10\n", dir, snapCount))
+	return singleIn(t, dir, dir, snapCount)
+}
+
+// singleIn is single with the snapshots in a folder of their own.
+func singleIn(t *testing.T, logDir, snapDir string, snapCount int) (*SingleZab, *recorder, *logtest.Hook) {
+	t.Helper()
+	p, err := properties.LoadString(fmt.Sprintf("dataLogDir=%s\ndataSnapDir=%s\nsnapCount=%d\ntickTime=10\n", logDir, snapDir, snapCount))
 	if err != nil {
 		t.Fatal(err)
 	}
