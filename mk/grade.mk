@@ -13,10 +13,10 @@ RACE       ?=
 RACE_ON     = $(if $(RACE),$(call on,$(RACE),RACE),1)
 NO_SANDBOX ?=
 # on reads switch $(2)'s value $(1): 1 for 1, yes, true or on; nothing for
-# 0, no, false, off or no value; any other word stops make. RACE=0 had
+# 0, no, false, off or no value; any other word, or more than one, stops make. RACE=0 had
 # turned the race detector on (a word at all was on), and NO_SANDBOX=off
 # ran the hand-ins outside the sandbox.
-on = $(if $(1),$(if $(filter 1 yes true on,$(1)),1,$(if $(filter 0 no false off,$(1)),,$(error $(2)=$(1): want 1 or 0 (yes/no, true/false, on/off)))))
+on = $(if $(1),$(if $(filter-out 1,$(words $(1))),$(error $(2)=$(1): want one word, 1 or 0),$(if $(filter 1 yes true on,$(1)),1,$(if $(filter 0 no false off,$(1)),,$(error $(2)=$(1): want 1 or 0 (yes/no, true/false, on/off))))))
 # Grading runs under the race detector unless RACE=0 (mwzk-grade's default:
 # a data race can rewrite the suite's results); RACE is passed on only when
 # given.

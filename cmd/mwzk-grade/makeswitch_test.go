@@ -43,6 +43,12 @@ func TestMakeSwitchWords(t *testing.T) {
 		if out, err := makeN(append(target, "RACE=maybe")...); err == nil || !strings.Contains(out, "RACE=maybe: want 1 or 0") {
 			t.Errorf("make %s RACE=maybe: %v, want a stop naming the word:\n%s", name, err, out)
 		}
+		// Each word was read alone: "0 yes" held an on word (a review).
+		for _, v := range []string{"NO_SANDBOX=0 yes", "NO_SANDBOX=off 1", "RACE=maybe 0"} {
+			if out, err := makeN(append(target, v)...); err == nil || !strings.Contains(out, v+": want one word") {
+				t.Errorf("make %s %q: %v, want a stop naming the value:\n%s", name, v, err, out)
+			}
+		}
 	}
 	if out, _ := makeN("grade-a5.1", "RACE=0"); strings.Contains(out, "-race") {
 		t.Errorf("make grade-a5.1 RACE=0 runs the race detector:\n%s", out)
