@@ -3,6 +3,8 @@ package zab
 import (
 	"errors"
 	"fmt"
+	"net"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -89,5 +91,30 @@ func TestPeerOfAnotherKindRefusesTheLogFolder(t *testing.T) {
 				t.Errorf("a MultiZab on a SingleZab's dataLogDir %s with a new dataSnapDir: Startup = %v, want ErrOtherKind naming dataLogDir", logDir, err)
 			}
 		})
+	}
+}
+
+// TestFailedFirstStartLeavesNoKind: a MultiZab whose first Startup failed
+// after the kind was recorded (its port taken) left only peerkind; a
+// SingleZab on that folder was refused as if it held an ensemble's log (a
+// review's test). An empty store takes the kind that opens it.
+func TestFailedFirstStartLeavesNoKind(t *testing.T) {
+	dir := t.TempDir()
+	m, _ := loneEnsemble(t, dir, "")
+	ln, err := net.Listen("tcp", m.cfg.addr(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if err := m.Startup(); err == nil {
+		m.Shutdown()
+		t.Fatal("a MultiZab started on a taken port")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "peerkind")); err != nil {
+		t.Fatalf("the failed start recorded no kind (%v): this test no longer tests the empty store", err)
+	}
+	z, _, _ := single(t, dir, 1000)
+	if err := z.Shutdown(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -172,8 +172,9 @@ func (n *node) open() error {
 		n.lg.Warn("forceSync=no: the log is not fsynced; a machine crash can lose acknowledged writes")
 	}
 	restored, snap, err := st.Restore()
-	if err == nil {
-		err = st.CheckKind(n.kind()) // before anything is written
+	if err == nil { // before the core writes anything
+		empty := restored.Stable == (core.StableState{}) && snap == nil && len(restored.Entries) == 0
+		err = st.CheckKind(n.kind(), empty)
 	}
 	for _, w := range st.Warnings() { // known only once Restore has read
 		n.lg.Warn("storage repaired on start: " + w)

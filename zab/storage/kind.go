@@ -38,8 +38,11 @@ var kindWords = map[string]string{
 // keep the record: the log is what a peer restores, and a snapshots'
 // folder removed alone must not let a log of the other kind through. A
 // store of either kind from before the file existed is taken as the kind
-// that opens it. A store not opened from folders has nothing to check.
-func (s *Store) CheckKind(kind string) error {
+// that opens it, and so is an empty one (no epochs, snapshot or entries:
+// a peer that failed or was killed at its first start left only its
+// kind), as there is no history to mix. A store not opened from folders
+// has nothing to check.
+func (s *Store) CheckKind(kind string, empty bool) error {
 	if s.snapDir == "" {
 		return nil
 	}
@@ -56,7 +59,7 @@ func (s *Store) CheckKind(kind string) error {
 		switch {
 		case err != nil:
 			return s.inDir(d.log, err)
-		case was == "":
+		case was == "" || was != kind && empty:
 			unmarked = append(unmarked, i)
 		case was != kind:
 			return s.inDir(d.log, otherKind(d.path, was, kind))
