@@ -43,7 +43,10 @@ func (in input) commands() <-chan string {
 				in.say("standard input: %v: typed commands are off; Ctrl-C (or kill -INT %d) stops the peers", err, syscall.Getpid())
 				return
 			}
-			in.say("running in the background: typed commands are read once it is in the foreground again (fg); kill -INT %d stops the peers", syscall.Getpid())
+			// At the shell's prompt, "kill 3" is the shell's own kill of
+			// pid 3 (a new user's trial): say so where the commands are named.
+			in.say("running in the background: typed commands are read once it is in the foreground again (fg); "+
+				"at the shell's prompt kill N is the shell's kill of pid N; kill -INT %d stops the peers", syscall.Getpid())
 			if err := in.waitForeground(); err != nil {
 				in.say("terminal: %v: typed commands are off; kill -INT %d stops the peers", err, syscall.Getpid())
 				return
