@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,9 +29,27 @@ func recordParentSyncs(t *testing.T, fail error) *[]string {
 	return &synced
 }
 
-// TestNewFoldersAreMadeDurable: every folder the store creates is made
-// durable by fsyncing the folder that holds it, outermost first; a folder
-// that exists gets its own entry synced once.
+// holdersOf lists the folders holding dir's real path, outermost first,
+// built from the path's elements (makeDir walks filepath.Dir upwards).
+func holdersOf(t *testing.T, dir string) []string {
+	t.Helper()
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sep := string(filepath.Separator)
+	out := []string{sep}
+	elems := strings.Split(strings.Trim(real, sep), sep)
+	for i := 1; i < len(elems); i++ {
+		out = append(out, sep+strings.Join(elems[:i], sep))
+	}
+	return out
+}
+
+// TestNewFoldersAreMadeDurable: every folder holding the store's folders
+// is fsynced, outermost first, up to the root, at every opening: the new
+// folders' entries must be durable, and an existing folder may have been
+// left unsynced by a process killed between its mkdir and the fsyncs.
 func TestNewFoldersAreMadeDurable(t *testing.T) {
 	root := t.TempDir()
 	synced := recordParentSyncs(t, nil)
@@ -41,21 +61,25 @@ func TestNewFoldersAreMadeDurable(t *testing.T) {
 	if err := s.Log.(*FileLog).Close(); err != nil {
 		t.Fatal(err)
 	}
-	// peer1 and log are new for the log folder, snap for the snapshots';
-	// the three openings inside the store (log, epochs, snapshots) find
-	// their folders there and sync the folder holding them once each.
-	peer1 := filepath.Join(root, "peer1")
-	want := []string{root, peer1, peer1, peer1, peer1, peer1}
+	// The store makes log and snap; the three openings inside it (log,
+	// epochs, snapshots) make their folders again: five chains, each from
+	// the root down to peer1.
+	chain := holdersOf(t, log)
+	if chain[len(chain)-1] != filepath.Join(root, "peer1") || !slices.Contains(chain, root) {
+		t.Fatalf("holders of %s: %q", log, chain)
+	}
+	var want []string
+	for range 5 {
+		want = append(want, chain...)
+	}
 	if diff := cmp.Diff(want, *synced); diff != "" {
 		t.Fatalf("folders fsynced for new entries (-want +got):\n%s", diff)
 	}
-	// An existing folder has the folder holding it fsynced once: a process
-	// killed between the mkdir and that fsync left the entry unsynced.
 	*synced = nil
 	if err := makeDir(log); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{filepath.Join(root, "peer1")}, *synced); diff != "" {
+	if diff := cmp.Diff(chain, *synced); diff != "" {
 		t.Fatalf("folders fsynced for an existing one (-want +got):\n%s", diff)
 	}
 }
@@ -79,7 +103,7 @@ func TestFailedFolderSyncIsAnError(t *testing.T) {
 	if err := makeDir(dir); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{root, filepath.Join(root, "peer1")}, *synced); diff != "" {
+	if diff := cmp.Diff(holdersOf(t, dir), *synced); diff != "" {
 		t.Fatalf("the retry's fsyncs (-want +got):\n%s", diff)
 	}
 }
@@ -96,6 +120,34 @@ func TestUnreadableParentIsNoError(t *testing.T) {
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		t.Fatalf("%s after makeDir: %v", dir, err)
+	}
+}
+
+// TestFolderTheFileSystemCannotSyncIsNoError: a holder on a file system
+// that cannot fsync folders (the root of some containers) is left to it;
+// an fsync that fails is an error.
+func TestFolderTheFileSystemCannotSyncIsNoError(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "peer1")
+	for _, c := range []struct {
+		err  error
+		fail bool
+	}{
+		{syscall.EINVAL, false}, {syscall.EROFS, false}, {errors.ErrUnsupported, false},
+		{syscall.EIO, true},
+	} {
+		sep := string(filepath.Separator)
+		syncParent = func(d string) error {
+			if d == sep {
+				return &fs.PathError{Op: "sync", Path: d, Err: c.err}
+			}
+			return syncDir(d)
+		}
+		err := makeDir(dir)
+		syncParent = syncDir
+		if (err != nil) != c.fail {
+			t.Errorf("makeDir(%s) with the root's fsync failing by %v: %v", dir, c.err, err)
+		}
 	}
 }
 

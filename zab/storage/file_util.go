@@ -2,11 +2,9 @@ package storage
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,76 +56,6 @@ func listZxidFiles(dir, prefix string) ([]core.Zxid, error) {
 	}
 	slices.Sort(zs)
 	return zs, nil
-}
-
-// makeDir creates dir and its missing parents, and makes each creation
-// durable: like a file's, a folder's entry survives a power loss only once
-// the folder holding it is fsynced. Without that, a new peer's first
-// acknowledged writes could vanish with the folder they were written to.
-// When such an fsync fails, the folders just created are removed again,
-// so that the next opening creates and fsyncs them anew instead of taking
-// them for durable. A folder that exists has its parent fsynced all the
-// same: a process killed between its mkdir and that fsync left the entry
-// in the page cache only. A parent the process may not read (a -wx folder)
-// cannot be opened to fsync: that entry is left to the file system, as
-// before this function synced anything, rather than refusing to start.
-func makeDir(dir string) error {
-	missing := missingDirs(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("storage: create %s: %w", dir, err)
-	}
-	if len(missing) == 0 {
-		if err := syncParent(rawParent(dir)); err != nil && !errors.Is(err, fs.ErrPermission) {
-			return fmt.Errorf("storage: open %s: %w", dir, err)
-		}
-		return nil
-	}
-	for i := len(missing) - 1; i >= 0; i-- { // the outermost first
-		err := syncParent(rawParent(missing[i]))
-		if err != nil && !errors.Is(err, fs.ErrPermission) {
-			for _, d := range missing { // the innermost first; all empty
-				_ = os.Remove(d)
-			}
-			return fmt.Errorf("storage: create %s: %w", dir, err)
-		}
-	}
-	return nil
-}
-
-// missingDirs lists dir and those of its parents that do not exist, dir
-// first. It walks the path as written (rawParent), not cleaned: the kernel
-// resolves "link/.." after following the link, and so must the parents
-// fsynced here.
-func missingDirs(dir string) []string {
-	var out []string
-	for {
-		if _, err := os.Lstat(dir); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			return out
-		}
-		out = append(out, dir)
-		parent := rawParent(dir)
-		if parent == dir {
-			return out
-		}
-		dir = parent
-	}
-}
-
-// rawParent is the folder holding path as written: path without its last
-// element, with no cleaning of "." or "..".
-func rawParent(path string) string {
-	trimmed := strings.TrimRight(path, string(filepath.Separator))
-	if trimmed == "" {
-		return string(filepath.Separator) // the root
-	}
-	i := strings.LastIndexByte(trimmed, filepath.Separator)
-	switch {
-	case i < 0:
-		return "."
-	case i == 0:
-		return string(filepath.Separator)
-	}
-	return trimmed[:i]
 }
 
 // syncParent makes a new folder's entry durable, and syncOpenedDir what a
