@@ -58,6 +58,8 @@ type Service struct {
 
 	quit     chan struct{}
 	loopDone chan struct{}
+
+	bufs sync.Pool // of *[]byte: encoding buffers, so a write allocates none of its own
 }
 
 var (
@@ -181,9 +183,6 @@ func (s *Service) submitLocal(req *mwzookeeper.Request, reply func(*mwzookeeper.
 	// TODO(A5.3): a read is activity of its session (touch).
 	reply(&mwzookeeper.Response{Err: fmt.Errorf("%w: TODO(A5.1) in service.go: Service.submitLocal: %s", mwzookeeper.ErrUnimplemented, req.Op)})
 }
-
-// bufPool holds encoding buffers, so a write allocates none of its own.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
 // submitWrite proposes a write request through Zab; it is answered when
 // its delivery is applied here (A5.1, A5.2). The request is registered

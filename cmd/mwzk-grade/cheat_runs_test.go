@@ -9,16 +9,17 @@ import (
 // Hand-ins that cheat the runs themselves: through output they share with
 // the suite, and through the Host the suite hands them.
 
-// fakeTimeoutProbe is graded code (allowed imports only: log) whose init
-// prints the first line of Go's test-timeout panic to stderr. It does not
-// time out; the suite runs to its end and every test passes.
+// fakeTimeoutProbe is graded code (allowed imports only: fmt) whose init
+// prints the first line of Go's test-timeout panic, outside every test.
+// It does not time out; the suite runs to its end and every test passes.
+// (It used log.SetFlags(0) and stderr, which graded code may no longer
+// call: the standard logger is the whole process's.)
 const fakeTimeoutProbe = `package aufgabe5
 
-import "log"
+import "fmt"
 
 func init() {
-	log.SetFlags(0)
-	log.Print("panic: test timed out after 1h0m0s")
+	fmt.Println("panic: test timed out after 1h0m0s")
 }
 `
 

@@ -118,7 +118,7 @@ func TestForbiddenCodeIsRefusedBeforeAnythingRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = checkFiles(sub.Files, sub.at)
+	_, err = checkFiles(sub.Files, sub.at, true)
 	if !errors.Is(err, errRefused) {
 		t.Fatalf("checkFiles: %v, want refused", err)
 	}
@@ -178,7 +178,7 @@ func TestWritesToOtherPackagesVariablesAreRefused(t *testing.T) {
 		"var _ = DefaultTickTime\n\n" +
 		"func init() {\n\tzk.ErrNoNode = zk.ErrAPIError\n\tp := &zk.ErrBadVersion\n\t_ = p\n" +
 		"\t(zk.ErrNotEmpty) = nil\n\t_ = rand.N(3)\n\tfor _, zk.ErrNodeExists = range []*zk.Error{nil} {\n\t}\n}\n\nfunc ok() error { e := zk.ErrNoNode; return e }\n"
-	problems, err := checkFile("evil.go", []byte(bad))
+	_, _, problems, err := checkFile("evil.go", []byte(bad))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestWritesToOtherPackagesVariablesAreRefused(t *testing.T) {
 	root := testRoot(t, true)
 	for _, dir := range []string{"solutions/aufgabe5", "assignments/aufgabe5"} {
 		for name, src := range folderFiles(t, root, dir) {
-			if p, err := checkFile(name, []byte(src)); err != nil || len(p) > 0 {
+			if _, _, p, err := checkFile(name, []byte(src)); err != nil || len(p) > 0 {
 				t.Errorf("%s/%s: %v %q", dir, name, err, p)
 			}
 		}

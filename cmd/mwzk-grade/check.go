@@ -7,7 +7,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -99,19 +98,36 @@ var forbiddenDirectives = []string{"//export ", "//line ", "/*line "}
 // compiler's message is the better one for a syntax error, so they are
 // left to it, but one that compiles all the same went unchecked and must
 // be refused (refuseUnchecked).
-func checkFiles(files map[string][]byte, at func(string) string) (unreadable []parseFailure, err error) {
+func checkFiles(files map[string][]byte, at func(string) string, shared bool) (unreadable []parseFailure, err error) {
 	var problems []string
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)
 	}
 	slices.Sort(names)
+	type parsed struct {
+		f  *ast.File
+		at func(token.Pos) string
+	}
+	var all []parsed
 	for _, n := range names {
-		p, perr := checkFile(at(n), files[n])
+		f, pos, p, perr := checkFile(at(n), files[n])
 		if perr != nil {
 			unreadable = append(unreadable, parseFailure{at(n), perr})
+			continue
 		}
 		problems = append(problems, p...)
+		all = append(all, parsed{f, pos})
+	}
+	asts := make([]*ast.File, len(all))
+	for i, p := range all {
+		asts[i] = p.f
+	}
+	known := sentinels(asts)
+	for _, p := range all {
+		if shared {
+			problems = append(problems, sharedState(p.f, known, p.at)...)
+		}
 	}
 	if len(problems) == 0 {
 		return unreadable, nil
@@ -143,11 +159,14 @@ type parseFailure struct {
 	err  error
 }
 
-func checkFile(name string, src []byte) ([]string, error) {
+// checkFile parses one graded file and checks what it holds alone; it
+// returns the file and how to name a position in it for the checks that
+// need every file of the package (sharedState).
+func checkFile(name string, src []byte) (*ast.File, func(token.Pos) string, []string, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	var out []string
 	at := func(p token.Pos) string { return fmt.Sprintf("%s:%d", name, fset.Position(p).Line) }
@@ -166,7 +185,7 @@ func checkFile(name string, src []byte) ([]string, error) {
 	}
 	out = append(out, directives(f, at)...)
 	out = append(out, foreignWrites(f, at)...)
-	return out, nil
+	return f, at, out, nil
 }
 
 // foreignWrites finds assignments to, and addresses of, the variables of
@@ -176,15 +195,7 @@ func checkFile(name string, src []byte) ([]string, error) {
 // fine; a package's variables are not the graded code's to change.
 func foreignWrites(f *ast.File, at func(token.Pos) string) []string {
 	imported := map[string]bool{}
-	for _, imp := range f.Imports {
-		p, _ := strconv.Unquote(imp.Path.Value)
-		name := path.Base(p)
-		if len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
-			name = path.Base(path.Dir(p)) // math/rand/v2 is package rand
-		}
-		if imp.Name != nil {
-			name = imp.Name.Name
-		}
+	for name := range importNames(f) {
 		imported[name] = true
 	}
 	var out []string
@@ -291,7 +302,7 @@ func checkCheckout(root string, o options, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	unreadable, err := checkFiles(sub.Files, sub.at)
+	unreadable, err := checkFiles(sub.Files, sub.at, !sub.variant)
 	if err != nil {
 		return fmt.Errorf("%s: grading would refuse this code: %s", sub.dir, strings.TrimPrefix(err.Error(), errRefused.Error()+": "))
 	}

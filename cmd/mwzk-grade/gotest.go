@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // event is one line of go test -json (test2json).
@@ -34,6 +35,10 @@ type run struct {
 	other    []string          // output not inside a test: panics, timeouts
 	exitErr  error
 	timedOut bool
+	// goTimeout is the -test.timeout the binary was given, and took how
+	// long the run took: Go's timeout report counts only when both agree
+	// with it (goTimeoutHeld), for the graded code can print one.
+	goTimeout, took time.Duration
 	limit    string // which limit its -test.timeout was (runSpec.limitNote)
 	memCap   int64  // the sandbox's memory cap (0: unconfined), for the report
 	race     bool   // run under the race detector (runSpec.race)

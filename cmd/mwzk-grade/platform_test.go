@@ -126,7 +126,7 @@ func TestMacArchivesAreGraded(t *testing.T) {
 	if len(s.Ignored) != 3 {
 		t.Errorf("ignored %q, want the 3 others", s.Ignored)
 	}
-	if _, err := checkFiles(s.Files, s.at); err != nil {
+	if _, err := checkFiles(s.Files, s.at, true); err != nil {
 		t.Errorf("the checks refuse what is left: %v", err)
 	}
 }

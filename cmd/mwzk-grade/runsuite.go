@@ -85,6 +85,7 @@ func runSuite(ctx context.Context, t *tree, bin string, spec runSpec) (*run, err
 		return nil, err
 	}
 	cmd.ExtraFiles = []*os.File{keyR, resW} // fds 3 and 4
+	began := time.Now()
 	r, err := startAndCollect(cmd, t, key, resR)
 	var vouched map[string]string
 	if err == nil {
@@ -96,6 +97,7 @@ func runSuite(ctx context.Context, t *tree, bin string, spec runSpec) (*run, err
 		return nil, err
 	}
 	r.problems = append(r.problems, problems...)
+	r.goTimeout, r.took = spec.timeout, time.Since(began)
 	r.limit = spec.limitNote(own)
 	r.race = spec.race
 	if spec.jailed {
@@ -261,10 +263,11 @@ func (r *run) readSealed(key []byte, rd io.Reader) {
 // the graded part reported exactly once, nothing else.
 func (r *run) finish(ctx context.Context, part string) {
 	// Go's timeout report is read from the output the graded code shares:
-	// it counts only when the binary died of it (a panic's exit status 2).
-	_, goTimedOut := findStuck(r.other)
+	// it counts only when the binary died of it (a panic's exit status 2)
+	// after its -test.timeout, as the report says.
+	stuck, goTimedOut := findStuck(r.other)
 	var ee *exec.ExitError
-	r.timedOut = ctx.Err() != nil || goTimedOut && errors.As(r.exitErr, &ee) && ee.ExitCode() == 2
+	r.timedOut = ctx.Err() != nil || goTimedOut && errors.As(r.exitErr, &ee) && ee.ExitCode() == 2 && r.goTimeoutHeld(stuck)
 	if r.manifest == nil {
 		r.problems = append(r.problems, noManifest)
 		return
@@ -306,4 +309,13 @@ func (r *run) credited(name string) bool {
 	s, ok := r.sealed[name]
 	o := r.tests[name]
 	return ok && s.count == 1 && s.status == "pass" && o != nil && o.status == "pass"
+}
+
+// goTimeoutHeld says whether a timeout report in the output can be Go's:
+// it names the run's -test.timeout, and the run lasted that long. A
+// hand-in printed one after 3 s and panicked, and its grade.json said
+// "timeout" with a story of a test stuck for 14 minutes (a red-team's).
+func (r *run) goTimeoutHeld(stuck stuckReport) bool {
+	after, err := time.ParseDuration(stuck.after)
+	return err == nil && r.goTimeout > 0 && after == r.goTimeout && r.took >= r.goTimeout
 }

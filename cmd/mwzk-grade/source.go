@@ -49,6 +49,11 @@ type submission struct {
 
 	outside map[string][]byte // files outside the graded folder, by path relative to the submission's root
 	dir     string            // the graded folder's path in the submission, ending in "/"
+	// variant is set for a known-bad variant of the checkout's reference:
+	// the three that share state between replicas show the suite's run-time
+	// checks, so the static refusal of shared state (sharedState) is not
+	// applied to them. A hand-in never has it.
+	variant bool
 }
 
 // at is where a graded file is in the submission, as its author finds it.

@@ -140,7 +140,7 @@ func TestImportRefusalListsWhatIsAllowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = checkFiles(sub.Files, sub.at)
+	_, err = checkFiles(sub.Files, sub.at, true)
 	if err == nil {
 		t.Fatal("import \"reflect\" was not refused")
 	}

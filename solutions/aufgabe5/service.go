@@ -60,6 +60,8 @@ type Service struct {
 
 	quit     chan struct{}
 	loopDone chan struct{}
+
+	bufs sync.Pool // of *[]byte: encoding buffers, so a write allocates none of its own
 }
 
 var (
@@ -198,9 +200,6 @@ func (s *Service) submitLocal(req *mwzookeeper.Request, reply func(*mwzookeeper.
 	s.mu.Unlock()
 }
 
-// bufPool holds encoding buffers, so a write allocates none of its own.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
-
 // submitWrite proposes a write request through Zab; it is answered when
 // its delivery is applied here (A5.1, A5.2). The request is registered
 // before the proposal, so its delivery always finds it.
@@ -249,10 +248,14 @@ func (s *Service) submitWrite(req *mwzookeeper.Request, reply func(*mwzookeeper.
 	s.enqueue(r)
 	s.mu.Unlock()
 
-	bp := bufPool.Get().(*[]byte)
+	bp, _ := s.bufs.Get().(*[]byte)
+	if bp == nil {
+		b := make([]byte, 0, 256)
+		bp = &b
+	}
 	*bp = appendRequest((*bp)[:0], header{s.myid, s.inc, reqno}, req, password, false)
 	_, err = s.zab.Propose(*bp)
-	bufPool.Put(bp)
+	s.bufs.Put(bp)
 	if err != nil {
 		s.failOne(reqno, r, req, err)
 	}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Every replica of a test runs in the suite's one process, so anything
+// global is memory they share outside Zab. Red-team hand-ins earned 94
+// points with one SingleZab Service behind all replicas (a package
+// variable) and a restarted replica that copied a sibling's tree instead
+// of the state Zab handed it (100 points without state transfer). Graded
+// code therefore may not keep state outside its Services: no package
+// variables of its own, and none of the allowed packages' global state.
+
+// sharedGlobals are what the allowed packages hold for the whole process:
+// functions that set or return process-wide state (a standard logger whose
+// writer can be any value, metrics boards by peer), and variables whose
+// elements can be changed through a copy of them (a slice, a table).
+var sharedGlobals = map[string][]string{
+	"log": {"Default", "SetOutput", "Writer", "SetPrefix", "Prefix", "SetFlags", "Flags", "Output"},
+	"github.com/sirupsen/logrus": {"StandardLogger", "SetOutput", "AddHook", "SetFormatter", "SetLevel",
+		"GetLevel", "SetReportCaller", "SetBufferPool", "IsLevelEnabled", "RegisterExitHandler",
+		"DeferExitHandler", "AllLevels"},
+	"zablab/zab":         {"StageBoardOf", "PeerFigures", "PeerFiguresAt", "PeerDeliveredAt", "Collectors", "KnownKeys"},
+	"zablab/mwzookeeper": {"OpenACL"},
+	"hash/crc32":         {"IEEETable"},
+}
+
+// importNames maps the names a file's imports are known by to their paths.
+func importNames(f *ast.File) map[string]string {
+	names := map[string]string{}
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		name := path.Base(p)
+		if len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+			name = path.Base(path.Dir(p)) // math/rand/v2 is package rand
+		}
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		names[name] = p
+	}
+	return names
+}
+
+// sharedState finds a file's package variables and uses of sharedGlobals.
+// sentinels are the package's error variables (packageVars), which
+// sharedState refuses to see written or addressed anywhere.
+func sharedState(f *ast.File, sentinels map[string]bool, at func(token.Pos) string) []string {
+	imports := importNames(f)
+	out := packageVars(f, imports, at)
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if id, ok := n.X.(*ast.Ident); ok && isShared(imports[id.Name], n.Sel.Name) {
+				out = append(out, fmt.Sprintf("%s: %s.%s is state of the whole process, shared by every replica the suite runs in it: graded code may not use it",
+					at(n.Pos()), id.Name, n.Sel.Name))
+			}
+		case *ast.AssignStmt:
+			if n.Tok != token.DEFINE {
+				out = append(out, sentinelWrites(n.Lhs, sentinels, "assigning to", at)...)
+			}
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				out = append(out, sentinelWrites([]ast.Expr{n.Key, n.Value}, sentinels, "assigning to", at)...)
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				out = append(out, sentinelWrites([]ast.Expr{n.X}, sentinels, "taking the address of", at)...)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func isShared(pkg, name string) bool {
+	for _, n := range sharedGlobals[pkg] {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// sentinelWrites flags the expressions that name a sentinel (by name: a
+// local of the same name is refused too, and is easily renamed).
+func sentinelWrites(es []ast.Expr, sentinels map[string]bool, how string, at func(token.Pos) string) []string {
+	var out []string
+	for _, e := range es {
+		for {
+			p, ok := e.(*ast.ParenExpr)
+			if !ok {
+				break
+			}
+			e = p.X
+		}
+		if id, ok := e.(*ast.Ident); ok && sentinels[id.Name] {
+			out = append(out, fmt.Sprintf("%s: %s %s, a package variable, is not allowed in graded code: the replicas in the suite's process share it",
+				at(e.Pos()), how, id.Name))
+		}
+	}
+	return out
+}
+
+// packageVars refuses the file's package variables but two kinds that
+// hold nothing a replica could change: blank ones (var _ I = (*T)(nil))
+// and error sentinels (var errX = errors.New("...")), whose writes
+// sharedState refuses.
+func packageVars(f *ast.File, imports map[string]string, at func(token.Pos) string) []string {
+	var out []string
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			continue
+		}
+		for _, s := range g.Specs {
+			vs := s.(*ast.ValueSpec)
+			for i, name := range vs.Names {
+				if name.Name == "_" || isSentinel(vs, i, imports) {
+					continue
+				}
+				out = append(out, fmt.Sprintf("%s: package variable %s: the replicas of a test run in one process and would share it outside Zab (keep state in the Service: allowed are only var _ ... and errors made with errors.New)",
+					at(name.Pos()), name.Name))
+			}
+		}
+	}
+	return out
+}
+
+// sentinels lists the names packageVars lets through as error sentinels,
+// in all of a package's files.
+func sentinels(files []*ast.File) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range files {
+		imports := importNames(f)
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
+				for _, s := range g.Specs {
+					vs := s.(*ast.ValueSpec)
+					for i, name := range vs.Names {
+						if name.Name != "_" && isSentinel(vs, i, imports) {
+							out[name.Name] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// isSentinel says whether the i-th name of vs is errors.New("...") or
+// fmt.Errorf("...", ...) with no type of its own written. Errorf's other
+// arguments may only be names and literals: an error wrapping a value
+// made there (fmt.Errorf("%w", &shared{})) would hand every replica that
+// value through errors.As.
+func isSentinel(vs *ast.ValueSpec, i int, imports map[string]string) bool {
+	if vs.Type != nil || len(vs.Values) != len(vs.Names) {
+		return false
+	}
+	call, ok := vs.Values[i].(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 || call.Ellipsis.IsValid() {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if lit, ok := call.Args[0].(*ast.BasicLit); !ok || lit.Kind != token.STRING {
+		return false
+	}
+	switch imports[pkg.Name] + "." + sel.Sel.Name {
+	case "errors.New":
+		return len(call.Args) == 1
+	case "fmt.Errorf":
+		for _, a := range call.Args[1:] {
+			switch a.(type) {
+			case *ast.Ident, *ast.SelectorExpr, *ast.BasicLit:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSharedStateIsRefused: package variables and the allowed packages'
+// process-wide state are refused, each named with file and line; blank
+// variables and error sentinels pass, and so do the reference and the
+// stubs. Red-team hand-ins shared one SingleZab Service between all
+// replicas through a package variable (94 points without replication)
+// and copied a sibling's tree at a restart (StateTransfer without state
+// transfer).
+func TestSharedStateIsRefused(t *testing.T) {
+	bad := `package aufgabe5
+
+import (
+	"errors"
+	"fmt"
+	"hash/crc32"
+	l "log"
+	"sync"
+
+	"github.com/sirupsen/logrus"
+
+	"zablab/mwzookeeper"
+	"zablab/zab"
+)
+
+var registry = map[string]*Service{}
+
+var pool sync.Pool
+
+var errWrap = fmt.Errorf("wrapped: %w", &holder{})
+
+var a, b = 1, 2
+
+var errOK = errors.New("ok")
+
+var errAlsoOK = fmt.Errorf("more: %w", errOK)
+
+var _ = 3
+
+type holder struct{ s *Service }
+
+func (h *holder) Error() string { return "h" }
+
+func use() {
+	errOK = nil
+	p := &errAlsoOK
+	_ = p
+	l.SetOutput(nil)
+	_, _ = zab.PeerDeliveredAt("x")
+	_ = mwzookeeper.OpenACL
+	_ = crc32.IEEETable
+	_ = logrus.StandardLogger()
+	e := errOK
+	_ = e
+}
+`
+	fake := "package aufgabe5\n\nimport errors \"zablab/properties\"\n\nvar errFake = errors.New(\"x\")\n"
+	_, err := checkFiles(map[string][]byte{"evil.go": []byte(bad), "fake.go": []byte(fake)}, func(n string) string { return n }, true)
+	if err == nil {
+		t.Fatal("shared state was not refused")
+	}
+	text := strings.ReplaceAll(err.Error(), "; ", "\n")
+	want := []string{
+		"evil.go:16: package variable registry", "evil.go:18: package variable pool",
+		"evil.go:20: package variable errWrap", "evil.go:22: package variable a", "evil.go:22: package variable b",
+		"evil.go:35: assigning to errOK", "evil.go:36: taking the address of errAlsoOK",
+		"evil.go:38: l.SetOutput is state of the whole process", "evil.go:39: zab.PeerDeliveredAt is state",
+		"evil.go:40: mwzookeeper.OpenACL is state", "evil.go:41: crc32.IEEETable is state",
+		"evil.go:42: logrus.StandardLogger is state", "fake.go:5: package variable errFake",
+	}
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("problems lack %q:\n%s", w, text)
+		}
+	}
+	if n := strings.Count(text, "\n") + 1; n != len(want) {
+		t.Errorf("%d problems, want %d:\n%s", n, len(want), text)
+	}
+
+	root := testRoot(t, true)
+	for _, dir := range []string{"solutions/aufgabe5", "assignments/aufgabe5"} {
+		files := map[string][]byte{}
+		for name, src := range folderFiles(t, root, dir) {
+			if !strings.HasSuffix(name, "_test.go") {
+				files[name] = []byte(src)
+			}
+		}
+		if _, err := checkFiles(files, func(n string) string { return n }, true); err != nil {
+			t.Errorf("%s is refused: %v", dir, err)
+		}
+	}
+	cheat := readFile(t, filepath.Join("testdata", "sharedcheat.go.txt"))
+	_, err = checkFiles(map[string][]byte{"proxy.go": []byte(cheat)}, func(n string) string { return n }, true)
+	if err == nil || !strings.Contains(err.Error(), "package variable engine") {
+		t.Errorf("the shared-Service hand-in: %v, want its package variables refused", err)
+	}
+}
