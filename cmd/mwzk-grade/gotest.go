@@ -39,9 +39,9 @@ type run struct {
 	// long the run took: Go's timeout report counts only when both agree
 	// with it (goTimeoutHeld), for the graded code can print one.
 	goTimeout, took time.Duration
-	limit    string // which limit its -test.timeout was (runSpec.limitNote)
-	memCap   int64  // the sandbox's memory cap (0: unconfined), for the report
-	race     bool   // run under the race detector (runSpec.race)
+	limit           string // which limit its -test.timeout was (runSpec.limitNote)
+	memCap          int64  // the sandbox's memory cap (0: unconfined), for the report
+	race            bool   // run under the race detector (runSpec.race)
 
 	kept, otherKept int64 // output kept in tests and in other (capped.go)
 	otherCut        int64 // bytes of other not kept
