@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,6 +30,16 @@ var sharedGlobals = map[string][]string{
 	"zablab/zab":         {"StageBoardOf", "PeerFigures", "PeerFiguresAt", "PeerDeliveredAt", "Collectors", "KnownKeys"},
 	"zablab/mwzookeeper": {"OpenACL"},
 	"hash/crc32":         {"IEEETable"},
+}
+
+// fileOpeners are the allowed functions that open a file by its path: the
+// replicas of a test share the sandbox's folders, so a file one writes
+// (the logger of logging.New, given properties naming it) another could
+// read (properties.LoadFile). The Service gets its logger and properties
+// from its Host and Start, and needs neither.
+var fileOpeners = map[string][]string{
+	"zablab/logging":    {"New"},
+	"zablab/properties": {"LoadFile"},
 }
 
 // importNames maps the names a file's imports are known by to their paths.
@@ -57,8 +68,14 @@ func sharedState(f *ast.File, sentinels map[string]bool, at func(token.Pos) stri
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:
-			if id, ok := n.X.(*ast.Ident); ok && isShared(imports[id.Name], n.Sel.Name) {
+			id, ok := n.X.(*ast.Ident)
+			switch {
+			case !ok:
+			case slices.Contains(sharedGlobals[imports[id.Name]], n.Sel.Name):
 				out = append(out, fmt.Sprintf("%s: %s.%s is state of the whole process, shared by every replica the suite runs in it: graded code may not use it",
+					at(n.Pos()), id.Name, n.Sel.Name))
+			case slices.Contains(fileOpeners[imports[id.Name]], n.Sel.Name):
+				out = append(out, fmt.Sprintf("%s: %s.%s opens files, which every replica the suite runs shares: graded code may not use it (the Host gives the logger, Start the properties)",
 					at(n.Pos()), id.Name, n.Sel.Name))
 			}
 		case *ast.AssignStmt:
@@ -77,15 +94,6 @@ func sharedState(f *ast.File, sentinels map[string]bool, at func(token.Pos) stri
 		return true
 	})
 	return out
-}
-
-func isShared(pkg, name string) bool {
-	for _, n := range sharedGlobals[pkg] {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // sentinelWrites flags the expressions that name a sentinel (by name: a

@@ -25,7 +25,9 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"zablab/logging"
 	"zablab/mwzookeeper"
+	"zablab/properties"
 	"zablab/zab"
 )
 
@@ -58,6 +60,8 @@ func use() {
 	_ = logrus.StandardLogger()
 	e := errOK
 	_ = e
+	_, _ = properties.LoadFile("/tmp/other-replica")
+	_, _, _ = logging.New(nil)
 }
 `
 	fake := "package aufgabe5\n\nimport errors \"zablab/properties\"\n\nvar errFake = errors.New(\"x\")\n"
@@ -67,12 +71,13 @@ func use() {
 	}
 	text := strings.ReplaceAll(err.Error(), "; ", "\n")
 	want := []string{
-		"evil.go:16: package variable registry", "evil.go:18: package variable pool",
-		"evil.go:20: package variable errWrap", "evil.go:22: package variable a", "evil.go:22: package variable b",
-		"evil.go:35: assigning to errOK", "evil.go:36: taking the address of errAlsoOK",
-		"evil.go:38: l.SetOutput is state of the whole process", "evil.go:39: zab.PeerDeliveredAt is state",
-		"evil.go:40: mwzookeeper.OpenACL is state", "evil.go:41: crc32.IEEETable is state",
-		"evil.go:42: logrus.StandardLogger is state", "fake.go:5: package variable errFake",
+		"evil.go:18: package variable registry", "evil.go:20: package variable pool",
+		"evil.go:22: package variable errWrap", "evil.go:24: package variable a", "evil.go:24: package variable b",
+		"evil.go:37: assigning to errOK", "evil.go:38: taking the address of errAlsoOK",
+		"evil.go:40: l.SetOutput is state of the whole process", "evil.go:41: zab.PeerDeliveredAt is state",
+		"evil.go:42: mwzookeeper.OpenACL is state", "evil.go:43: crc32.IEEETable is state",
+		"evil.go:44: logrus.StandardLogger is state", "evil.go:47: properties.LoadFile opens files",
+		"evil.go:48: logging.New opens files", "fake.go:5: package variable errFake",
 	}
 	for _, w := range want {
 		if !strings.Contains(text, w) {
