@@ -109,7 +109,7 @@ func checkCreateMode(o *mwzookeeper.Op) error {
 // wire, where the server refuses an empty list) gets OPEN_ACL_UNSAFE.
 func nodeACL(c *applyCtx, o *mwzookeeper.Op) ([]mwzookeeper.ACL, error) {
 	if o.ACL == nil {
-		return openACL(), nil
+		return mwzookeeper.OpenACL, nil
 	}
 	return mwzookeeper.FixupACL(o.Path, o.ACL, c.auth)
 }

@@ -75,7 +75,7 @@ func use() {
 		"evil.go:22: package variable errWrap", "evil.go:24: package variable a", "evil.go:24: package variable b",
 		"evil.go:37: assigning to errOK", "evil.go:38: taking the address of errAlsoOK",
 		"evil.go:40: l.SetOutput is state of the whole process", "evil.go:41: zab.PeerDeliveredAt is state",
-		"evil.go:42: mwzookeeper.OpenACL is state", "evil.go:43: crc32.IEEETable is state",
+		"evil.go:43: crc32.IEEETable is state",
 		"evil.go:44: logrus.StandardLogger is state", "evil.go:47: properties.LoadFile opens files",
 		"evil.go:48: logging.New opens files", "fake.go:5: package variable errFake",
 	}
@@ -104,5 +104,41 @@ func use() {
 	_, err = checkFiles(map[string][]byte{"proxy.go": []byte(cheat)}, func(n string) string { return n }, true)
 	if err == nil || !strings.Contains(err.Error(), "package variable engine") {
 		t.Errorf("the shared-Service hand-in: %v, want its package variables refused", err)
+	}
+}
+
+// TestHandedOutPoolIsAllowed: the package variable bufPool of the handouts
+// before 2026-11-29 passes as it was handed out, with its two provided
+// uses; another value, or another use, is refused. The reference's code
+// of then (in its git history) is the case.
+func TestHandedOutPoolIsAllowed(t *testing.T) {
+	const then = `package aufgabe5
+
+import "sync"
+
+// bufPool holds encoding buffers, so a write allocates none of its own.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
+
+func propose() {
+	bp := bufPool.Get().(*[]byte)
+	*bp = append((*bp)[:0], 1)
+	bufPool.Put(bp)
+}
+`
+	at := func(n string) string { return n }
+	if _, err := checkFiles(map[string][]byte{"service.go": []byte(then)}, at, true); err != nil {
+		t.Fatalf("the handed-out pool: %v", err)
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{"return &b }}", "return &b }, New2: nil}", "package variable bufPool"},
+		{"bufPool.Put(bp)", "bufPool.Put(&struct{ s *Service }{})", "service.go:11: bufPool is used as the provided code did not use it"},
+		{"bp := bufPool.Get().(*[]byte)", "bp := bufPool.Get().(*[]byte); x := bufPool.Get(); _ = x", "service.go:9: bufPool is used"},
+		{"bp := bufPool.Get().(*[]byte)", "p := &bufPool; bp := p.Get().(*[]byte)", "service.go:9: bufPool is used"},
+	} {
+		src := strings.Replace(then, c.from, c.to, 1)
+		_, err := checkFiles(map[string][]byte{"service.go": []byte(src)}, at, true)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s -> %s: %v, want %q", c.from, c.to, err, c.want)
+		}
 	}
 }

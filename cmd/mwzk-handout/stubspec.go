@@ -27,11 +27,11 @@ var provided = []string{
 	// sessions.go
 	"newPassword", "createdAhead", "Service.livenessLoop",
 	// tree.go
-	"newTree", "openACL", "tree.get", "tree.lookup", "znode.sortedChildren", "tree.link", "tree.unlink",
+	"newTree", "tree.get", "tree.lookup", "znode.sortedChildren", "tree.link", "tree.unlink",
 	"tree.setData", "tree.ephemeralsOf", "tree.countEphemerals",
 	// txn.go
 	"appendHeader", "appendBytes", "appendString", "appendOp", "appendRequest", "appendLiveness",
-	"decoder.fail", "decoder.openFor", "decoder.byte", "decoder.uvarint", "decoder.varint", "decoder.int32",
+	"decoder.fail", "decoder.byte", "decoder.uvarint", "decoder.varint", "decoder.int32",
 	"decoder.uint64", "decoder.bytes", "decoder.op", "decodeTxn", "decodeRequest",
 	// ZooKeeper 3.8 beyond the sheet: ACLs, containers, TTL nodes (extended.go and the codecs)
 	"appendACL", "appendIDs", "decoder.acl", "decoder.ids", "emptyTree", "readAllowed", "aclAsSeen",

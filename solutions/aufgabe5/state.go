@@ -173,7 +173,7 @@ func decodeNode(d *decoder, t *tree, root bool) {
 	case null != 0:
 		d.fail("null flag %d of %q", null, path)
 	}
-	n.acl = d.openFor()
+	n.acl = mwzookeeper.OpenACL
 	if d.version >= 3 {
 		if n.acl = d.acl(); n.acl == nil {
 			d.fail("node %q without an ACL", path)

@@ -12,7 +12,7 @@ type znode struct {
 	stat     mwzookeeper.MWStat
 	data     []byte
 	children map[string]struct{} // names; nil until the first child
-	acl      []mwzookeeper.ACL   // beyond the sheet; may be shared with other nodes, never changed
+	acl      []mwzookeeper.ACL   // beyond the sheet; mwzookeeper.OpenACL is shared, never changed
 }
 
 // tree is the replicated znode tree, kept by path, with an index of each
@@ -32,17 +32,9 @@ const zookeeperPath = "/zookeeper"
 // as in ZooKeeper (A5.1).
 func newTree() *tree {
 	t := emptyTree()
-	open := openACL()
-	t.nodes["/"] = &znode{acl: open}
-	t.link(zookeeperPath, &znode{acl: open})
+	t.nodes["/"] = &znode{acl: mwzookeeper.OpenACL}
+	t.link(zookeeperPath, &znode{acl: mwzookeeper.OpenACL})
 	return t
-}
-
-// openACL returns a new OPEN_ACL_UNSAFE (world:anyone, all permissions).
-// Graded code may not read mwzookeeper.OpenACL: its element is shared by
-// every replica in the process, and could be changed through a copy.
-func openACL() []mwzookeeper.ACL {
-	return []mwzookeeper.ACL{{Perms: mwzookeeper.PermAll, ID: mwzookeeper.Anyone}}
 }
 
 // emptyTree returns a tree without nodes, not even "/".

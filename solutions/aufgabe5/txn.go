@@ -196,17 +196,7 @@ type decoder struct {
 	b       []byte
 	off     int
 	err     error
-	version byte              // the message's format: older ones lack fields
-	open    []mwzookeeper.ACL // the open ACL its nodes share (openFor)
-}
-
-// openFor is the open ACL, one for all the nodes of one message or
-// snapshot, so that a restored tree does not hold one per node.
-func (d *decoder) openFor() []mwzookeeper.ACL {
-	if d.open == nil {
-		d.open = openACL()
-	}
-	return d.open
+	version byte // the message's format: older ones lack fields
 }
 
 func (d *decoder) fail(format string, args ...any) {
@@ -309,7 +299,7 @@ func (d *decoder) acl() []mwzookeeper.ACL {
 	case aclNone:
 		return nil
 	case aclOpen:
-		return d.openFor()
+		return mwzookeeper.OpenACL
 	case aclList:
 	default:
 		d.fail("ACL tag %d", tag)
