@@ -78,7 +78,7 @@ func TestCompileMemoryIsCapped(t *testing.T) {
 func TestCompileTimeoutIsNamed(t *testing.T) {
 	root := testRoot(t, false)
 	files := inFolder("", folderFiles(t, root, "assignments/aufgabe5"))
-	files[gradedDir+"table.go"] = "package aufgabe5\n\nvar table = [64 << 20]byte{64<<20 - 1: 1}\n"
+	files[gradedDir+"table.go"] = "package aufgabe5\n\nfunc table() *[64 << 20]byte { return &[64 << 20]byte{64<<20 - 1: 1} }\n"
 	dir := t.TempDir()
 	writeTree(t, dir, files)
 	rep := gradeFolder(t, root, dir, options{part: "A5.1", timeout: 100 * time.Millisecond})

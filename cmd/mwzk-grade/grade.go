@@ -140,7 +140,7 @@ func gradeInTree(ctx context.Context, root string, o options, sub *submission, r
 	if err := sub.checkForeign(root); err != nil {
 		return err
 	}
-	unreadable, err := checkFiles(sub.Files, sub.at, !sub.variant)
+	unreadable, err := checkFiles(sub.Files, sub.at, !sub.variant && !o.sharedUnchecked)
 	if err != nil {
 		return err
 	}

@@ -216,7 +216,7 @@ func brokenHandIn(t *testing.T, more map[string]string) (string, options, *batch
 	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(root))
 	files := map[string]string{
 		"go.mod": "module zablab\n\ngo 1.22\n",
-		"hand-ins/bob/assignments/aufgabe5/service.go": "package aufgabe5\n\nvar x int = \"broken\"\n",
+		"hand-ins/bob/assignments/aufgabe5/service.go": "package aufgabe5\n\nfunc x() int { return \"broken\" }\n",
 	}
 	for k, v := range more {
 		files[k] = v

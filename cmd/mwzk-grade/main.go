@@ -49,6 +49,10 @@ type options struct {
 	seed         string // MWZK_SEED of a single grading: every randomized test runs with it
 	pictures     string // the folder for failing tests' pages (pictures.go); "" for none
 	picturesBase string // the folder the report's picture paths are relative to
+	// sharedUnchecked grades code that the refusal of shared state
+	// (sharedState) would refuse: tests whose probes reach the files
+	// through the allowed packages, to prove the sandbox. No flag sets it.
+	sharedUnchecked bool
 }
 
 // defaultTimeout is a run's time unless --timeout (TIMEOUT) says otherwise.

@@ -17,7 +17,7 @@ import (
 func TestHandInCompileErrorQuotingALinkerLineIsStillItsCompileError(t *testing.T) {
 	root := testRoot(t, false)
 	files := inFolder("", folderFiles(t, root, "assignments/aufgabe5"))
-	files[gradedDir+"spoof.go"] = "package aufgabe5\n\nvar spoof int = \"cannot find -lfoo\"\n"
+	files[gradedDir+"spoof.go"] = "package aufgabe5\n\nfunc spoof() int { return \"cannot find -lfoo\" }\n"
 	dir := t.TempDir()
 	writeTree(t, dir, files)
 	sub, err := loadSubmission(dir, "")
