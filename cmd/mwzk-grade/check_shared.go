@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"path"
 	"slices"
 	"strconv"
@@ -27,12 +28,31 @@ import (
 // hand-in would have to serialize its state into, like the tables of
 // package unicode.
 var sharedGlobals = map[string][]string{
-	"log": {"Default", "SetOutput", "Writer", "SetPrefix", "Prefix", "SetFlags", "Flags", "Output"},
-	"github.com/sirupsen/logrus": {"StandardLogger", "SetOutput", "AddHook", "SetFormatter", "SetLevel",
-		"GetLevel", "SetReportCaller", "SetBufferPool", "IsLevelEnabled", "RegisterExitHandler",
-		"DeferExitHandler", "AllLevels"},
 	"zablab/zab": {"StageBoardOf", "PeerFigures", "PeerFiguresAt", "PeerDeliveredAt", "Collectors", "KnownKeys"},
 	"hash/crc32": {"IEEETable"},
+}
+
+// loggerNames are the only names of three packages graded code may use.
+// Of the two logging packages: the standard logger of each is the whole process's, and a
+// list of its refused functions missed a way in (logrus.WithFields(nil)
+// returns an Entry whose Logger is the standard one, hooks and all: a
+// red-team's). What is left writes through it, or makes a logger of its
+// own; the Service has the Host's logger for its lines.
+var loggerNames = map[string][]string{
+	// unicode's tables are variables, changed through a copy as any
+	// other: the functions, constants and types are all graded code needs.
+	"unicode": {"Is", "In", "IsOneOf", "IsControl", "IsDigit", "IsGraphic", "IsLetter", "IsLower", "IsMark",
+		"IsNumber", "IsPrint", "IsPunct", "IsSpace", "IsSymbol", "IsTitle", "IsUpper", "SimpleFold", "To",
+		"ToLower", "ToTitle", "ToUpper", "MaxRune", "ReplacementChar", "MaxASCII", "MaxLatin1", "Version",
+		"UpperCase", "LowerCase", "TitleCase", "MaxCase", "UpperLower", "RangeTable", "Range16", "Range32",
+		"CaseRange", "SpecialCase"},
+	"log": {"New", "Logger", "Print", "Printf", "Println", "Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln",
+		"Ldate", "Ltime", "Lmicroseconds", "Llongfile", "Lshortfile", "LUTC", "Lmsgprefix", "LstdFlags"},
+	"github.com/sirupsen/logrus": {"New", "NewEntry", "ParseLevel", "Logger", "Entry", "Fields", "FieldLogger",
+		"Ext1FieldLogger", "StdLogger", "Level", "Hook", "LevelHooks", "Formatter", "TextFormatter", "JSONFormatter",
+		"FieldMap", "LogFunction", "BufferPool", "DebugLogger", "InfoLogger", "ErrorLogger", "TraceLogger",
+		"PanicLevel", "FatalLevel", "ErrorLevel", "WarnLevel", "InfoLevel", "DebugLevel", "TraceLevel",
+		"FieldKeyMsg", "FieldKeyLevel", "FieldKeyTime", "FieldKeyLogrusError", "FieldKeyFunc", "FieldKeyFile"},
 }
 
 // fileOpeners are the allowed functions that open a file by its path: the
@@ -69,13 +89,15 @@ func sharedState(f *ast.File, sentinels map[string]bool, at func(token.Pos) stri
 	imports := importNames(f)
 	out := packageVars(f, imports, at)
 	out = append(out, legacyPoolUses(f, at)...)
+	out = append(out, predeclaredTypes(f, at)...)
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:
 			id, ok := n.X.(*ast.Ident)
 			switch {
 			case !ok:
-			case slices.Contains(sharedGlobals[imports[id.Name]], n.Sel.Name):
+			case slices.Contains(sharedGlobals[imports[id.Name]], n.Sel.Name),
+				loggerNames[imports[id.Name]] != nil && !slices.Contains(loggerNames[imports[id.Name]], n.Sel.Name):
 				out = append(out, fmt.Sprintf("%s: %s.%s is state of the whole process, shared by every replica the suite runs in it: graded code may not use it",
 					at(n.Pos()), id.Name, n.Sel.Name))
 			case slices.Contains(fileOpeners[imports[id.Name]], n.Sel.Name):
@@ -169,7 +191,7 @@ func sentinels(files []*ast.File) map[string]bool {
 
 // isSentinel says whether the i-th name of vs is errors.New("...") or
 // fmt.Errorf("...", ...) with no type of its own written. Errorf's other
-// arguments may only be names and literals: an error wrapping a value
+// arguments may only be names, another package's names and literals: an error wrapping a value
 // made there (fmt.Errorf("%w", &shared{})) would hand every replica that
 // value through errors.As.
 func isSentinel(vs *ast.ValueSpec, i int, imports map[string]string) bool {
@@ -196,8 +218,12 @@ func isSentinel(vs *ast.ValueSpec, i int, imports map[string]string) bool {
 		return len(call.Args) == 1
 	case "fmt.Errorf":
 		for _, a := range call.Args[1:] {
-			switch a.(type) {
-			case *ast.Ident, *ast.SelectorExpr, *ast.BasicLit:
+			switch a := a.(type) {
+			case *ast.Ident, *ast.BasicLit: // a package's own names are sentinels, constants, functions
+			case *ast.SelectorExpr: // another package's: pkg.ErrX, never x.f or f().g (a red-team's)
+				if pkg, ok := a.X.(*ast.Ident); !ok || imports[pkg.Name] == "" {
+					return false
+				}
 			default:
 				return false
 			}
@@ -205,4 +231,37 @@ func isSentinel(vs *ast.ValueSpec, i int, imports map[string]string) bool {
 		return true
 	}
 	return false
+}
+
+// predeclaredTypes refuses types and type parameters named like one of
+// Go's predeclared identifiers: the checks here read names, and a local
+// "type byte = *Service" made bufPool.Get().(*[]byte) take the Services
+// that another replica put there (a red-team's, also as a type parameter).
+func predeclaredTypes(f *ast.File, at func(token.Pos) string) []string {
+	var out []string
+	flag := func(id *ast.Ident) {
+		if types.Universe.Lookup(id.Name) != nil {
+			out = append(out, fmt.Sprintf("%s: a type named %s, as Go's own, is not allowed in graded code", at(id.Pos()), id.Name))
+		}
+	}
+	params := func(fl *ast.FieldList) {
+		if fl != nil {
+			for _, fld := range fl.List {
+				for _, id := range fld.Names {
+					flag(id)
+				}
+			}
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeSpec:
+			flag(n.Name)
+			params(n.TypeParams)
+		case *ast.FuncType:
+			params(n.TypeParams)
+		}
+		return true
+	})
+	return out
 }

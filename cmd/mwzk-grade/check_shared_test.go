@@ -22,6 +22,7 @@ import (
 	"hash/crc32"
 	l "log"
 	"sync"
+	"unicode"
 
 	"github.com/sirupsen/logrus"
 
@@ -61,6 +62,8 @@ func use() {
 	e := errOK
 	_ = e
 	_, _ = properties.LoadFile("/tmp/other-replica")
+	_ = unicode.Categories
+	_ = unicode.IsUpper('A')
 	_, _, _ = logging.New(nil)
 }
 `
@@ -71,13 +74,13 @@ func use() {
 	}
 	text := strings.ReplaceAll(err.Error(), "; ", "\n")
 	want := []string{
-		"evil.go:18: package variable registry", "evil.go:20: package variable pool",
-		"evil.go:22: package variable errWrap", "evil.go:24: package variable a", "evil.go:24: package variable b",
-		"evil.go:37: assigning to errOK", "evil.go:38: taking the address of errAlsoOK",
-		"evil.go:40: l.SetOutput is state of the whole process", "evil.go:41: zab.PeerDeliveredAt is state",
-		"evil.go:43: crc32.IEEETable is state",
-		"evil.go:44: logrus.StandardLogger is state", "evil.go:47: properties.LoadFile opens files",
-		"evil.go:48: logging.New opens files", "fake.go:5: package variable errFake",
+		"evil.go:19: package variable registry", "evil.go:21: package variable pool",
+		"evil.go:23: package variable errWrap", "evil.go:25: package variable a", "evil.go:25: package variable b",
+		"evil.go:38: assigning to errOK", "evil.go:39: taking the address of errAlsoOK",
+		"evil.go:41: l.SetOutput is state of the whole process", "evil.go:42: zab.PeerDeliveredAt is state",
+		"evil.go:44: crc32.IEEETable is state",
+		"evil.go:45: logrus.StandardLogger is state", "evil.go:48: properties.LoadFile opens files",
+		"evil.go:49: unicode.Categories is state", "evil.go:51: logging.New opens files", "fake.go:5: package variable errFake",
 	}
 	for _, w := range want {
 		if !strings.Contains(text, w) {
