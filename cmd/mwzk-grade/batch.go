@@ -41,6 +41,9 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 	for _, n := range texts {
 		fmt.Fprintf(log, "mwzk-grade: left out %s: a course platform's online text, not a hand-in\n", visible(n))
 	}
+	if err := otherPartsGrades(o.out, o.part); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
@@ -65,6 +68,40 @@ func gradeBatch(ctx context.Context, root string, o options, log io.Writer) erro
 	}
 	fmt.Fprintf(log, "mwzk-grade: wrote %s: %s\n", book, statusCounts(items))
 	return nil
+}
+
+// otherPartsGrades refuses to grade part (all parts when "") into an out
+// folder that holds grades of other parts: every hand-in's reports would
+// be replaced, and a class's whole grades, seeds for --replay included,
+// were gone after a PART=A5.2 run meant to look at one part (an
+// instructor's trial).
+func otherPartsGrades(out, part string) error {
+	files, _ := filepath.Glob(filepath.Join(out, "*", "grade.json"))
+	for _, f := range files {
+		old, err := readJSON(f)
+		if err != nil || old.Part == part {
+			continue
+		}
+		what := "every part"
+		if old.Part != "" {
+			what = old.Part
+		}
+		suffix := "all"
+		if part != "" {
+			suffix = strings.ToLower(part)
+		}
+		return fmt.Errorf("%w: --out %s holds grades of %s (%s): grading %s into it would replace every one of them; give it a folder of its own (OUT=%s-%s), or remove %s first",
+			errUsage, out, what, f, partName(part), filepath.Clean(out), suffix, out)
+	}
+	return nil
+}
+
+// partName says which parts a grading grades.
+func partName(part string) string {
+	if part == "" {
+		return "every part"
+	}
+	return part
 }
 
 // gradeItems grades the items, o.jobs at once, each worker in a port
