@@ -151,6 +151,9 @@ func mainErr(ctx context.Context, args []string, stdout io.Writer) (err error) {
 	if err := o.check(); err != nil {
 		return err
 	}
+	if err := checkMakeVars(o, os.Getenv("MAKEFLAGS")); err != nil {
+		return err
+	}
 	if err := o.variantRace(fs.Changed("race"), stdout); err != nil {
 		return err
 	}
