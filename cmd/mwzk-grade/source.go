@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -285,6 +286,37 @@ func submissionName(p string) string {
 	return b
 }
 
+// goFolders says where a hand-in without the graded folder has its Go
+// files, the most first: ", but aufgabe5/ with 15 .go files" (packed from
+// inside assignments/, an instructor's trial), so that the refusal says
+// what was found, not only what was not.
+func goFolders(ents []entry) string {
+	count := map[string]int{}
+	for _, e := range ents {
+		if strings.HasSuffix(e.name, ".go") && !macMetadata(e.name) {
+			dir := path.Dir(e.name) + "/"
+			if dir == "./" {
+				dir = "the top"
+			}
+			count[dir]++
+		}
+	}
+	if len(count) == 0 {
+		return ", and no .go file at all"
+	}
+	dirs := slices.Collect(maps.Keys(count))
+	slices.SortFunc(dirs, func(a, b string) int { return cmp.Or(count[b]-count[a], strings.Compare(a, b)) })
+	var out []string
+	for i, d := range dirs {
+		if i == 2 {
+			out = append(out, plural(len(dirs)-2, "more folder"))
+			break
+		}
+		out = append(out, fmt.Sprintf("%s with %s", d, plural(count[d], ".go file")))
+	}
+	return ", but " + strings.Join(out, ", ")
+}
+
 // pick keeps the non-test Go files directly in the one assignments/aufgabe5
 // folder of ents (at the top or under one or more folders) and lists the
 // rest as ignored.
@@ -305,7 +337,7 @@ func (s *submission) pick(origin string, ents []entry) error {
 		prefix = p
 	}
 	if prefix == "" {
-		return fmt.Errorf("%w: submission %s has no %s folder (hand in the folder assignments/aufgabe5 with your .go files)", errRefused, origin, gradedDir)
+		return fmt.Errorf("%w: submission %s has no %s folder%s (hand in the folder assignments/aufgabe5 with your .go files)", errRefused, origin, gradedDir, goFolders(ents))
 	}
 	s.Files, s.outside, s.dir = map[string][]byte{}, map[string][]byte{}, prefix
 	top := strings.TrimSuffix(prefix, gradedDir)

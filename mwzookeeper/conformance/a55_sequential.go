@@ -90,7 +90,7 @@ func testEphemeralSequential(c *T) {
 	for k, n := range names {
 		if want := fmt.Sprintf("/locks/lock-%010d", k); n != want {
 			c.failf("15 ephemeral sequential creates of /locks/lock- from three replicas",
-				fmt.Sprintf("the names /locks/lock-0000000000 to -0000000014, each once (the %dth is %q)", k+1, want),
+				fmt.Sprintf("the names /locks/lock-0000000000 to -0000000014, each once (number %d of them is %q)", k+1, want),
 				fmt.Sprintf("the names %q", names))
 		}
 	}
