@@ -22,8 +22,10 @@ type batchItem struct {
 	// result is not recorded, its last grade (if any) stays.
 	interrupted bool
 	// earlier: rep is the grade of an earlier batch (this one was
-	// interrupted before it).
-	earlier bool
+	// interrupted before it); changed: of other files than the hand-in's
+	// now, which the gradebook says (an instructor's trial could not tell
+	// the stale rows from the current ones).
+	earlier, changed bool
 }
 
 // gradeBatch grades every entry of o.submissions, each in its own tree,
@@ -146,7 +148,7 @@ func gradeItems(ctx context.Context, root string, o options, items []batchItem, 
 // the reports (this batch's grades, and the last recorded grade of those
 // it did not reach), and the console names what is left.
 func interrupted(ctx context.Context, o options, items []batchItem, book string, log io.Writer) error {
-	n := lastGrades(o.out, items)
+	n := lastGrades(o.out, o.ref, items)
 	if err := writeGradebook(book, items); err != nil {
 		return errors.Join(fmt.Errorf("interrupted: %w", ctx.Err()), err)
 	}
@@ -168,7 +170,7 @@ func listed(names []string) string {
 // recorded in their folder by an earlier batch, if any; it returns how
 // many it found. Such an item counts as skipped: its files may have
 // changed since.
-func lastGrades(out string, items []batchItem) int {
+func lastGrades(out, ref string, items []batchItem) int {
 	n := 0
 	for i := range items {
 		it := &items[i]
@@ -177,10 +179,22 @@ func lastGrades(out string, items []batchItem) int {
 		}
 		if old, err := readJSON(filepath.Join(out, it.name, "grade.json")); err == nil {
 			it.rep, it.skipped, it.earlier = old, true, true
+			it.changed = handInChanged(it.path, ref, old)
 			n++
 		}
 	}
 	return n
+}
+
+// handInChanged says whether the hand-in at path now has other files than
+// the ones old graded (ref: the batch's REF, for a git repository); one
+// that cannot be read counts as changed.
+func handInChanged(path, ref string, old *Report) bool {
+	if fi, err := os.Stat(path); err != nil || !fi.IsDir() || gitDir(path) == "" {
+		ref = ""
+	}
+	sub, err := loadSubmission(path, ref)
+	return err != nil || sub.sha256() != old.SHA256
 }
 
 // ungraded names the items without any grade.

@@ -173,7 +173,11 @@ func writeGradebook(file string, items []batchItem) error {
 			w.Write(row)
 		case it.earlier:
 			row := gradebookRow(it.name, it.rep, possible[it.rep.Part])
-			row[len(row)-1] = strings.TrimSuffix("from an earlier batch (this one was interrupted before it); "+row[len(row)-1], "; ")
+			why := "from an earlier batch (this one was interrupted before it); "
+			if it.changed {
+				why = "from an earlier batch, of files that changed since (this one was interrupted before it): run it again; "
+			}
+			row[len(row)-1] = strings.TrimSuffix(why+row[len(row)-1], "; ")
 			w.Write(row)
 		default:
 			w.Write(gradebookRow(it.name, it.rep, possible[it.rep.Part]))

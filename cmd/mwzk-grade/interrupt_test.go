@@ -33,8 +33,14 @@ func TestInterruptedBatchRecordsNothing(t *testing.T) {
 	// Grades of an earlier batch, with made-up points to recognise them;
 	// a-hang's has a failure picture, which grading a hand-in replaces.
 	page := filepath.Join("pictures", "A5.1_TestX", "failure.html")
+	// b-later's is of its files now; a-hang's of other files.
+	sub, err := loadSubmission(filepath.Join(class, "b-later"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums := map[string]string{"a-hang": "0123", "b-later": sub.sha256()}
 	for name, earned := range map[string]int{"a-hang": 17, "b-later": 23} {
-		old := &Report{Submission: name, Status: "graded", Required: Score{earned, 100}, Repeat: 1,
+		old := &Report{Submission: name, Status: "graded", Required: Score{earned, 100}, Repeat: 1, SHA256: sums[name],
 			Parts: []PartGrade{{ID: "A5.1", Score: Score{earned, 100}, Tests: []TestGrade{{Name: "TestX", Status: "fail", Pictures: []string{page}}}}}}
 		if err := writeReports(filepath.Join(out, name), old); err != nil {
 			t.Fatal(err)
@@ -53,7 +59,7 @@ func TestInterruptedBatchRecordsNothing(t *testing.T) {
 	}()
 	o := options{impl: "assignment", submissions: class, out: out, jobs: 1, repeat: 1, part: "A5.1", timeout: 5 * time.Minute}
 	var log bytes.Buffer
-	err := gradeBatch(ctx, root, o, &log)
+	err = gradeBatch(ctx, root, o, &log)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted batch returned %v, want context.Canceled\n%s", err, log.String())
 	}
@@ -71,6 +77,13 @@ func TestInterruptedBatchRecordsNothing(t *testing.T) {
 		if row := book[name]; row == nil || row[1] != "graded" || row[2] != want || !strings.HasPrefix(row[len(row)-1], "from an earlier batch") {
 			t.Errorf("%s: gradebook row %q, want the earlier grade %s, noted as such", name, row, want)
 		}
+	}
+	// An instructor could not tell the rows of changed hand-ins.
+	if note := book["a-hang"][len(book["a-hang"])-1]; !strings.Contains(note, "of files that changed since") {
+		t.Errorf("a-hang, changed since its grade: note %q, want it to say so", note)
+	}
+	if note := book["b-later"][len(book["b-later"])-1]; strings.Contains(note, "changed") {
+		t.Errorf("b-later, unchanged since its grade: note %q says changed", note)
 	}
 	if row := book["c-new"]; row == nil || row[1] != "not graded" {
 		t.Errorf("c-new, never graded: gradebook row %q, want one saying not graded", row)
