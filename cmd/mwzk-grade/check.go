@@ -123,10 +123,10 @@ func checkFiles(files map[string][]byte, at func(string) string, shared bool) (u
 	for i, p := range all {
 		asts[i] = p.f
 	}
-	known := sentinels(asts)
+	vars, ownValues := packageVarNames(asts), valueTypesOf(asts)
 	for _, p := range all {
 		if shared {
-			problems = append(problems, sharedState(p.f, known, p.at)...)
+			problems = append(problems, sharedState(p.f, vars, ownValues, p.at)...)
 		}
 	}
 	if len(problems) == 0 {

@@ -12,10 +12,9 @@ import (
 // buffers in a package variable. A hand-in built on one still has it, in
 // code its author did not write, and must not be refused for it: the
 // declaration is let through as it was handed out, and its uses only as
-// the provided code has them, a Get type-asserted to *[]byte and a Put of
-// a name. Through them replicas could pass each other byte slices only
-// (a Put of anything else makes every Get panic), which the garbage
-// collector may drop at any time.
+// the provided code has them, a Get type-asserted to *[]byte and a Put.
+// Through them replicas could pass each other byte slices only (a Get
+// takes nothing else), which the garbage collector may drop at any time.
 
 // legacyPool is the name and value of that declaration.
 const (
@@ -35,9 +34,15 @@ func isLegacyPool(vs *ast.ValueSpec, i int, imports map[string]string) bool {
 	return b.String() == legacyPoolValue
 }
 
-// legacyPoolUses refuses every use of the name bufPool but the provided
-// two, bufPool.Get().(*[]byte) and bufPool.Put(name).
-func legacyPoolUses(f *ast.File, at func(token.Pos) string) []string {
+// legacyPoolUses refuses every use of the package variable bufPool (if
+// the package has one: vars) but the provided two, bufPool.Get().(*[]byte)
+// and bufPool.Put(x). A field or a method of that name is another thing.
+// A Put of anything else is harmless: a Get must take a *[]byte, and byte
+// cannot be made to mean anything else (predeclaredTypes).
+func legacyPoolUses(f *ast.File, vars map[string]bool, at func(token.Pos) string) []string {
+	if !vars[legacyPool] {
+		return nil
+	}
 	var out []string
 	var stack []ast.Node
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -45,14 +50,33 @@ func legacyPoolUses(f *ast.File, at func(token.Pos) string) []string {
 			stack = stack[:len(stack)-1]
 			return true
 		}
-		if id, ok := n.(*ast.Ident); ok && id.Name == legacyPool && !providedPoolUse(id, stack) {
-			out = append(out, fmt.Sprintf("%s: %s is used as the provided code did not use it: only %s.Get().(*[]byte) and %s.Put(name) are allowed (the replicas in the suite's process share it)",
+		if id, ok := n.(*ast.Ident); ok && id.Name == legacyPool && !fieldName(id, stack) && !providedPoolUse(id, stack) {
+			out = append(out, fmt.Sprintf("%s: %s is used as the provided code did not use it: only %s.Get().(*[]byte) and %s.Put(x) are allowed (the replicas in the suite's process share it)",
 				at(id.Pos()), legacyPool, legacyPool, legacyPool))
 		}
 		stack = append(stack, n)
 		return true
 	})
 	return out
+}
+
+// fieldName says whether id, under stack, names a field or method, not a
+// variable: x.bufPool, a struct's field bufPool, a method bufPool.
+func fieldName(id *ast.Ident, stack []ast.Node) bool {
+	if len(stack) == 0 {
+		return false
+	}
+	switch p := stack[len(stack)-1].(type) {
+	case *ast.SelectorExpr:
+		return p.Sel == id
+	case *ast.Field:
+		return true
+	case *ast.KeyValueExpr:
+		return p.Key == id // a composite literal's field name
+	case *ast.FuncDecl:
+		return p.Recv != nil && p.Name == id
+	}
+	return false
 }
 
 // providedPoolUse says whether id, under the nodes of stack (outermost
@@ -92,11 +116,7 @@ func providedPoolUse(id *ast.Ident, stack []ast.Node) bool {
 		elt, ok := arr.Elt.(*ast.Ident)
 		return ok && elt.Name == "byte"
 	case "Put":
-		if len(call.Args) != 1 {
-			return false
-		}
-		_, ok := call.Args[0].(*ast.Ident)
-		return ok
+		return len(call.Args) == 1
 	}
 	return false
 }

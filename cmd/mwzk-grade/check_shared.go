@@ -17,7 +17,8 @@ import (
 // variable) and a restarted replica that copied a sibling's tree instead
 // of the state Zab handed it (100 points without state transfer). Graded
 // code therefore may not keep state outside its Services: no package
-// variables of its own, and none of the allowed packages' global state.
+// variable that can hold an object, none written (check_vars.go), and none
+// of the allowed packages' global state.
 
 // sharedGlobals are what the allowed packages hold for the whole process:
 // functions that set or return process-wide state (a standard logger whose
@@ -48,7 +49,13 @@ var loggerNames = map[string][]string{
 		"CaseRange", "SpecialCase"},
 	"log": {"New", "Logger", "Print", "Printf", "Println", "Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln",
 		"Ldate", "Ltime", "Lmicroseconds", "Llongfile", "Lshortfile", "LUTC", "Lmsgprefix", "LstdFlags"},
-	"github.com/sirupsen/logrus": {"New", "NewEntry", "ParseLevel", "Logger", "Entry", "Fields", "FieldLogger",
+	"github.com/sirupsen/logrus": {
+		// Writing through the standard logger, as log.Printf does: its
+		// hooks and writer can be set only through names not listed.
+		"Trace", "Tracef", "Traceln", "Debug", "Debugf", "Debugln", "Info", "Infof", "Infoln",
+		"Print", "Printf", "Println", "Warn", "Warnf", "Warnln", "Warning", "Warningf", "Warningln",
+		"Error", "Errorf", "Errorln", "Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln",
+		"New", "NewEntry", "ParseLevel", "Logger", "Entry", "Fields", "FieldLogger",
 		"Ext1FieldLogger", "StdLogger", "Level", "Hook", "LevelHooks", "Formatter", "TextFormatter", "JSONFormatter",
 		"FieldMap", "LogFunction", "BufferPool", "DebugLogger", "InfoLogger", "ErrorLogger", "TraceLogger",
 		"PanicLevel", "FatalLevel", "ErrorLevel", "WarnLevel", "InfoLevel", "DebugLevel", "TraceLevel",
@@ -82,39 +89,33 @@ func importNames(f *ast.File) map[string]string {
 	return names
 }
 
-// sharedState finds a file's package variables and uses of sharedGlobals.
-// sentinels are the package's error variables (packageVars), which
-// sharedState refuses to see written or addressed anywhere.
-func sharedState(f *ast.File, sentinels map[string]bool, at func(token.Pos) string) []string {
+// sharedState finds a file's package variables that can hold an object,
+// writes to any package variable (vars: the package's, by name), and uses
+// of the allowed packages' global state.
+func sharedState(f *ast.File, vars, ownValues map[string]bool, at func(token.Pos) string) []string {
 	imports := importNames(f)
-	out := packageVars(f, imports, at)
-	out = append(out, legacyPoolUses(f, at)...)
+	r := varRules{imports: imports, ownValues: ownValues,
+		legacyPool: func(vs *ast.ValueSpec, i int) bool { return isLegacyPool(vs, i, imports) }}
+	out := packageVars(f, r, at)
+	out = append(out, legacyPoolUses(f, vars, at)...)
 	out = append(out, predeclaredTypes(f, at)...)
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:
-			id, ok := n.X.(*ast.Ident)
-			switch {
-			case !ok:
-			case slices.Contains(sharedGlobals[imports[id.Name]], n.Sel.Name),
-				loggerNames[imports[id.Name]] != nil && !slices.Contains(loggerNames[imports[id.Name]], n.Sel.Name):
-				out = append(out, fmt.Sprintf("%s: %s.%s is state of the whole process, shared by every replica the suite runs in it: graded code may not use it",
-					at(n.Pos()), id.Name, n.Sel.Name))
-			case slices.Contains(fileOpeners[imports[id.Name]], n.Sel.Name):
-				out = append(out, fmt.Sprintf("%s: %s.%s opens files, which every replica the suite runs shares: graded code may not use it (the Host gives the logger, Start the properties)",
-					at(n.Pos()), id.Name, n.Sel.Name))
-			}
+			out = append(out, globalUse(n, imports, at)...)
 		case *ast.AssignStmt:
 			if n.Tok != token.DEFINE {
-				out = append(out, sentinelWrites(n.Lhs, sentinels, "assigning to", at)...)
+				out = append(out, varWrites(n.Lhs, vars, "assigning to", at)...)
 			}
+		case *ast.IncDecStmt:
+			out = append(out, varWrites([]ast.Expr{n.X}, vars, "changing", at)...)
 		case *ast.RangeStmt:
 			if n.Tok == token.ASSIGN {
-				out = append(out, sentinelWrites([]ast.Expr{n.Key, n.Value}, sentinels, "assigning to", at)...)
+				out = append(out, varWrites([]ast.Expr{n.Key, n.Value}, vars, "assigning to", at)...)
 			}
 		case *ast.UnaryExpr:
 			if n.Op == token.AND {
-				out = append(out, sentinelWrites([]ast.Expr{n.X}, sentinels, "taking the address of", at)...)
+				out = append(out, varWrites([]ast.Expr{n.X}, vars, "taking the address of", at)...)
 			}
 		}
 		return true
@@ -122,31 +123,57 @@ func sharedState(f *ast.File, sentinels map[string]bool, at func(token.Pos) stri
 	return out
 }
 
-// sentinelWrites flags the expressions that name a sentinel (by name: a
-// local of the same name is refused too, and is easily renamed).
-func sentinelWrites(es []ast.Expr, sentinels map[string]bool, how string, at func(token.Pos) string) []string {
+// globalUse refuses pkg.Name where it is global state or opens files.
+func globalUse(n *ast.SelectorExpr, imports map[string]string, at func(token.Pos) string) []string {
+	id, ok := n.X.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	path := imports[id.Name]
+	switch {
+	case slices.Contains(sharedGlobals[path], n.Sel.Name),
+		loggerNames[path] != nil && !slices.Contains(loggerNames[path], n.Sel.Name):
+		return []string{fmt.Sprintf("%s: %s.%s is state of the whole process, shared by every replica the suite runs in it: graded code may not use it",
+			at(n.Pos()), id.Name, n.Sel.Name)}
+	case slices.Contains(fileOpeners[path], n.Sel.Name):
+		return []string{fmt.Sprintf("%s: %s.%s opens files, which every replica the suite runs shares: graded code may not use it (the Host gives the logger, Start the properties)",
+			at(n.Pos()), id.Name, n.Sel.Name)}
+	}
+	return nil
+}
+
+// varWrites flags the expressions that write a package variable, or an
+// element, field or pointee of one (by name: a local of the same name is
+// refused too, and is easily renamed).
+func varWrites(es []ast.Expr, vars map[string]bool, how string, at func(token.Pos) string) []string {
 	var out []string
 	for _, e := range es {
-		for {
-			p, ok := e.(*ast.ParenExpr)
-			if !ok {
-				break
+		root := e
+		for done := false; !done; {
+			switch x := root.(type) {
+			case *ast.ParenExpr:
+				root = x.X
+			case *ast.IndexExpr:
+				root = x.X
+			case *ast.StarExpr:
+				root = x.X
+			case *ast.SelectorExpr:
+				root = x.X
+			default:
+				done = true
 			}
-			e = p.X
 		}
-		if id, ok := e.(*ast.Ident); ok && sentinels[id.Name] {
-			out = append(out, fmt.Sprintf("%s: %s %s, a package variable, is not allowed in graded code: the replicas in the suite's process share it",
+		if id, ok := root.(*ast.Ident); ok && vars[id.Name] {
+			out = append(out, fmt.Sprintf("%s: %s %s, a package variable, is not allowed in graded code: the replicas in the suite's process share it (keep what changes in the Service)",
 				at(e.Pos()), how, id.Name))
 		}
 	}
 	return out
 }
 
-// packageVars refuses the file's package variables but two kinds that
-// hold nothing a replica could change: blank ones (var _ I = (*T)(nil))
-// and error sentinels (var errX = errors.New("...")), whose writes
-// sharedState refuses.
-func packageVars(f *ast.File, imports map[string]string, at func(token.Pos) string) []string {
+// packageVars refuses the file's package variables that can hold an
+// object (varRules.readOnlyVar).
+func packageVars(f *ast.File, r varRules, at func(token.Pos) string) []string {
 	var out []string
 	for _, d := range f.Decls {
 		g, ok := d.(*ast.GenDecl)
@@ -156,29 +183,26 @@ func packageVars(f *ast.File, imports map[string]string, at func(token.Pos) stri
 		for _, s := range g.Specs {
 			vs := s.(*ast.ValueSpec)
 			for i, name := range vs.Names {
-				if name.Name == "_" || isSentinel(vs, i, imports) || isLegacyPool(vs, i, imports) {
-					continue
+				if !r.readOnlyVar(vs, i) {
+					out = append(out, fmt.Sprintf("%s: package variable %s: the replicas of a test run in one process and would share what it holds outside Zab (allowed are package variables of plain values: numbers, strings, tables of them, errors, a regexp, a function: objects belong in the Service)",
+						at(name.Pos()), name.Name))
 				}
-				out = append(out, fmt.Sprintf("%s: package variable %s: the replicas of a test run in one process and would share it outside Zab (keep state in the Service: allowed are only var _ ... and errors made with errors.New)",
-					at(name.Pos()), name.Name))
 			}
 		}
 	}
 	return out
 }
 
-// sentinels lists the names packageVars lets through as error sentinels,
-// in all of a package's files.
-func sentinels(files []*ast.File) map[string]bool {
+// packageVarNames lists the names of a package's variables, in all its
+// files.
+func packageVarNames(files []*ast.File) map[string]bool {
 	out := map[string]bool{}
 	for _, f := range files {
-		imports := importNames(f)
 		for _, d := range f.Decls {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
 				for _, s := range g.Specs {
-					vs := s.(*ast.ValueSpec)
-					for i, name := range vs.Names {
-						if name.Name != "_" && isSentinel(vs, i, imports) {
+					for _, name := range s.(*ast.ValueSpec).Names {
+						if name.Name != "_" {
 							out[name.Name] = true
 						}
 					}
@@ -187,50 +211,6 @@ func sentinels(files []*ast.File) map[string]bool {
 		}
 	}
 	return out
-}
-
-// isSentinel says whether the i-th name of vs is errors.New("...") or
-// fmt.Errorf("...", ...) with no type of its own written. Errorf's other
-// arguments may only be names, another package's names and literals: an error wrapping a value
-// made there (fmt.Errorf("%w", &shared{})) would hand every replica that
-// value through errors.As.
-func isSentinel(vs *ast.ValueSpec, i int, imports map[string]string) bool {
-	if vs.Type != nil || len(vs.Values) != len(vs.Names) {
-		return false
-	}
-	call, ok := vs.Values[i].(*ast.CallExpr)
-	if !ok || len(call.Args) == 0 || call.Ellipsis.IsValid() {
-		return false
-	}
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	pkg, ok := sel.X.(*ast.Ident)
-	if !ok {
-		return false
-	}
-	if lit, ok := call.Args[0].(*ast.BasicLit); !ok || lit.Kind != token.STRING {
-		return false
-	}
-	switch imports[pkg.Name] + "." + sel.Sel.Name {
-	case "errors.New":
-		return len(call.Args) == 1
-	case "fmt.Errorf":
-		for _, a := range call.Args[1:] {
-			switch a := a.(type) {
-			case *ast.Ident, *ast.BasicLit: // a package's own names are sentinels, constants, functions
-			case *ast.SelectorExpr: // another package's: pkg.ErrX, never x.f or f().g (a red-team's)
-				if pkg, ok := a.X.(*ast.Ident); !ok || imports[pkg.Name] == "" {
-					return false
-				}
-			default:
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // predeclaredTypes refuses types and type parameters named like one of
