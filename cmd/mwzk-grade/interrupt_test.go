@@ -40,7 +40,7 @@ func TestInterruptedBatchRecordsNothing(t *testing.T) {
 	}
 	sums := map[string]string{"a-hang": "0123", "b-later": sub.sha256()}
 	for name, earned := range map[string]int{"a-hang": 17, "b-later": 23} {
-		old := &Report{Submission: name, Status: "graded", Required: Score{earned, 100}, Repeat: 1, SHA256: sums[name],
+		old := &Report{Submission: name, Status: "graded", Required: Score{earned, 100}, Repeat: 1, SHA256: sums[name], Part: "A5.1",
 			Parts: []PartGrade{{ID: "A5.1", Score: Score{earned, 100}, Tests: []TestGrade{{Name: "TestX", Status: "fail", Pictures: []string{page}}}}}}
 		if err := writeReports(filepath.Join(out, name), old); err != nil {
 			t.Fatal(err)
