@@ -133,8 +133,12 @@ func globalUse(n *ast.SelectorExpr, imports map[string]string, at func(token.Pos
 	switch {
 	case slices.Contains(sharedGlobals[path], n.Sel.Name),
 		loggerNames[path] != nil && !slices.Contains(loggerNames[path], n.Sel.Name):
-		return []string{fmt.Sprintf("%s: %s.%s is state of the whole process, shared by every replica the suite runs in it: graded code may not use it",
-			at(n.Pos()), id.Name, n.Sel.Name)}
+		hint := ""
+		if path == "log" || path == "github.com/sirupsen/logrus" {
+			hint = " (log through the Service's logger from its Host, or one made with New in a field)"
+		}
+		return []string{fmt.Sprintf("%s: %s.%s is state of the whole process, shared by every replica the suite runs in it: graded code may not use it%s",
+			at(n.Pos()), id.Name, n.Sel.Name, hint)}
 	case slices.Contains(fileOpeners[path], n.Sel.Name):
 		return []string{fmt.Sprintf("%s: %s.%s opens files, which every replica the suite runs shares: graded code may not use it (the Host gives the logger, Start the properties)",
 			at(n.Pos()), id.Name, n.Sel.Name)}
