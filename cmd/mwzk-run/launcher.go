@@ -149,7 +149,8 @@ func (sv *supervisor) loop(sigs <-chan os.Signal, cmds <-chan string) int {
 			}
 			sv.command(line)
 		case c := <-sv.exits:
-			sv.exited(c)
+			cmds = sv.inputLeft(cmds)
+			sv.exited(c, cmds != nil)
 		case <-sv.deadline:
 			l.con.say("still running %v after the stop: killing %s", l.stopTimeout, names(sv.kids))
 			l.signalAll(sv.kids, syscall.SIGKILL)
@@ -180,10 +181,29 @@ func (sv *supervisor) echo(sig os.Signal) bool {
 	return true
 }
 
-func (sv *supervisor) exited(c *child) {
+// inputLeft takes what is waiting on cmds before an exit is reported: the
+// exit's hint offers "restart N" only while commands can be typed, and an
+// input that ended (make run </dev/null) had been offered it after saying
+// typed commands were off (two trials). It returns nil once cmds closed.
+func (sv *supervisor) inputLeft(cmds <-chan string) <-chan string {
+	for cmds != nil {
+		select {
+		case line, ok := <-cmds:
+			if !ok {
+				return nil
+			}
+			sv.command(line)
+		default:
+			return cmds
+		}
+	}
+	return nil
+}
+
+func (sv *supervisor) exited(c *child, typing bool) {
 	sv.live--
 	c.running = false
-	if !sv.l.report(c, sv.stopping, sv.live > 0) {
+	if !sv.l.report(c, sv.stopping, sv.live > 0, typing) {
 		sv.failed++
 	}
 	if !sv.stopping && sv.l.stopOnFailure {
@@ -195,13 +215,16 @@ func (sv *supervisor) exited(c *child) {
 // report says how c ended and whether that counts against the run: a
 // failure is a peer that exited on its own with an error, or did not stop
 // cleanly when asked; a peer killed by a signal from outside is not.
-func (l *launcher) report(c *child, stopping, othersRunning bool) bool {
+func (l *launcher) report(c *child, stopping, othersRunning, typing bool) bool {
 	pid := c.cmd.Process.Pid
 	if !stopping {
 		killed := killedFromOutside(c.err)
 		hint := "no peer is left running, so the launcher ends"
-		if othersRunning { // only then is there a launcher left to type into
+		switch {
+		case othersRunning && typing: // only then is there a launcher left to type into
 			hint = fmt.Sprintf("type \"restart %d\" (and Enter) to start it again", c.index+1)
+		case othersRunning:
+			hint = "typed commands are off (the input ended): Ctrl-C stops the others, and make run starts all again"
 		}
 		l.con.say("%s (pid %d) exited unexpectedly: %s; %s", c.name, pid, status(c.err), hint)
 		return killed

@@ -271,3 +271,41 @@ func TestDoubledTermIsOneStop(t *testing.T) {
 		t.Errorf("the doubled SIGTERM killed the peers:\n%s", h.out.String())
 	}
 }
+
+// TestEndedInputOffersNoRestart: a peer that dies after the input ended
+// (make run </dev/null, or started by a script) is reported without the
+// "type restart N" that nobody can type any more; the launcher had said
+// typed commands were off and then offered one (two trials).
+func TestEndedInputOffersNoRestart(t *testing.T) {
+	closed := func(*launcher) func() <-chan string {
+		return func() <-chan string {
+			ch := make(chan string)
+			close(ch)
+			return ch
+		}
+	}
+	h := launchInput(t, 3, map[int]string{2: "fake.exit=3"}, nil, closed)
+	h.waitMatch(`mwzk-run: peer2 \(pid \d+\) exited unexpectedly: exit status 3; typed commands are off \(the input ended\): Ctrl-C stops the others, and make run starts all again`)
+	if strings.Contains(h.out.String(), "restart 2") {
+		t.Errorf("a restart was offered after the input ended:\n%s", h.out.String())
+	}
+	h.sigs <- os.Interrupt
+	if code := h.exitCode(); code != 1 {
+		t.Fatalf("exit code %d after a peer died, want 1; output:\n%s", code, h.out.String())
+	}
+}
+
+// TestInputLeftSeesAnEndedInput: before an exit is reported, an input that
+// ended is noticed even when the exit came first in the select.
+func TestInputLeftSeesAnEndedInput(t *testing.T) {
+	sv := &supervisor{}
+	closed := make(chan string)
+	close(closed)
+	if got := sv.inputLeft(closed); got != nil {
+		t.Error("an ended input is still taken for one")
+	}
+	open := make(chan string)
+	if got := sv.inputLeft(open); got == nil {
+		t.Error("an open input with nothing waiting is taken for ended")
+	}
+}
