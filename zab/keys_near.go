@@ -6,6 +6,3 @@ import "zablab/internal/near"
 // Case is compared as written: a key that differs only in case is caught
 // before.
 func nearKey(k string, known []string) (string, bool) { return near.Word(k, known) }
-
-// editDistance is near.Distance, for this package's tests.
-func editDistance(a, b string) int { return near.Distance(a, b) }

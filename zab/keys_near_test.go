@@ -8,20 +8,6 @@ import (
 	"zablab/properties"
 )
 
-func TestEditDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		d    int
-	}{
-		{"tickTime", "tickTime", 0}, {"tickTme", "tickTime", 1}, {"tikcTime", "tickTime", 1},
-		{"ticktim", "tickTime", 2}, {"initLimt", "initLimit", 1}, {"", "abc", 3}, {"myid", "mid", 1},
-	} {
-		if d := editDistance(tc.a, tc.b); d != tc.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, d, tc.d)
-		}
-	}
-}
-
 // TestNearKeysAreErrors: a key one or two edits from a known one is a typo
 // that would leave the default in force (tickTme=100 ran with a 2 s tick),
 // so it is an error naming file, line, key and the key meant.

@@ -33,13 +33,13 @@ var sharedGlobals = map[string][]string{
 	"hash/crc32": {"IEEETable"},
 }
 
-// loggerNames are the only names of three packages graded code may use.
+// allowedNames are the only names of three packages graded code may use.
 // Of the two logging packages: the standard logger of each is the whole process's, and a
 // list of its refused functions missed a way in (logrus.WithFields(nil)
 // returns an Entry whose Logger is the standard one, hooks and all: a
 // red-team's). What is left writes through it, or makes a logger of its
 // own; the Service has the Host's logger for its lines.
-var loggerNames = map[string][]string{
+var allowedNames = map[string][]string{
 	// unicode's tables are variables, changed through a copy as any
 	// other: the functions, constants and types are all graded code needs.
 	"unicode": {"Is", "In", "IsOneOf", "IsControl", "IsDigit", "IsGraphic", "IsLetter", "IsLower", "IsMark",
@@ -94,8 +94,7 @@ func importNames(f *ast.File) map[string]string {
 // of the allowed packages' global state.
 func sharedState(f *ast.File, vars, ownValues map[string]bool, at func(token.Pos) string) []string {
 	imports := importNames(f)
-	r := varRules{imports: imports, ownValues: ownValues,
-		legacyPool: func(vs *ast.ValueSpec, i int) bool { return isLegacyPool(vs, i, imports) }}
+	r := varRules{imports: imports, ownValues: ownValues}
 	out := packageVars(f, r, at)
 	out = append(out, legacyPoolUses(f, vars, at)...)
 	out = append(out, predeclaredTypes(f, at)...)
@@ -132,7 +131,7 @@ func globalUse(n *ast.SelectorExpr, imports map[string]string, at func(token.Pos
 	path := imports[id.Name]
 	switch {
 	case slices.Contains(sharedGlobals[path], n.Sel.Name),
-		loggerNames[path] != nil && !slices.Contains(loggerNames[path], n.Sel.Name):
+		allowedNames[path] != nil && !slices.Contains(allowedNames[path], n.Sel.Name):
 		hint := ""
 		if path == "log" || path == "github.com/sirupsen/logrus" {
 			hint = " (log through the Service's logger from its Host, or one made with New in a field)"

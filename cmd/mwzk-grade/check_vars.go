@@ -41,9 +41,8 @@ var valueFuncs = map[string][]string{
 // varRules holds what a file's checks of package variables need: its
 // imports and the package's own types of plain values.
 type varRules struct {
-	imports    map[string]string
-	ownValues  map[string]bool // type role int, and types made only of such
-	legacyPool func(*ast.ValueSpec, int) bool
+	imports   map[string]string
+	ownValues map[string]bool // type role int, and types made only of such
 }
 
 // valueTypesOf lists the package's own types of plain values, over all its
@@ -99,7 +98,7 @@ func (r varRules) valueType(t ast.Expr) bool {
 // readOnlyVar says whether the i-th name of vs may be a package variable:
 // its value, or its type when it has no value, is one of plain values.
 func (r varRules) readOnlyVar(vs *ast.ValueSpec, i int) bool {
-	if vs.Names[i].Name == "_" || r.legacyPool(vs, i) {
+	if vs.Names[i].Name == "_" || isLegacyPool(vs, i, r.imports) {
 		return true
 	}
 	if len(vs.Values) == 0 {

@@ -14,3 +14,17 @@ func TestWord(t *testing.T) {
 		}
 	}
 }
+
+func TestDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		d    int
+	}{
+		{"tickTime", "tickTime", 0}, {"tickTme", "tickTime", 1}, {"tikcTime", "tickTime", 1},
+		{"ticktim", "tickTime", 2}, {"initLimt", "initLimit", 1}, {"", "abc", 3}, {"myid", "mid", 1},
+	} {
+		if d := Distance(tc.a, tc.b); d != tc.d {
+			t.Errorf("Distance(%q, %q) = %d, want %d", tc.a, tc.b, d, tc.d)
+		}
+	}
+}
