@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -37,6 +38,11 @@ func makeDir(dir string) error {
 		return fmt.Errorf("storage: create %s: %w", dir, err)
 	}
 	holders, err := realHolders(dir)
+	if errors.Is(err, fs.ErrPermission) {
+		// A folder above that may not be searched hides the real path:
+		// the raw parents are what can be synced, as before.
+		holders, err = rawHolders(dir, missing), nil
+	}
 	if err == nil {
 		for _, h := range holders {
 			if err = syncParent(h); err != nil && !unsyncable(err) {
@@ -91,6 +97,19 @@ func realHolders(dir string) ([]string, error) {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out, nil
+}
+
+// rawHolders are the folders holding dir and the missing ones as written
+// (rawParent), outermost first.
+func rawHolders(dir string, missing []string) []string {
+	out := []string{rawParent(dir)}
+	for _, d := range missing {
+		if p := rawParent(d); p != out[len(out)-1] {
+			out = append(out, p)
+		}
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // missingDirs lists dir and those of its parents that do not exist, dir
