@@ -224,7 +224,7 @@ func (l *launcher) report(c *child, stopping, othersRunning, typing bool) bool {
 		case othersRunning && typing: // only then is there a launcher left to type into
 			hint = fmt.Sprintf("type \"restart %d\" (and Enter) to start it again", c.index+1)
 		case othersRunning:
-			hint = "typed commands are off (the input ended): Ctrl-C stops the others, and make run starts all again"
+			hint = fmt.Sprintf("typed commands are off (the input ended): Ctrl-C (or kill -INT %d) stops the others, and make run starts all again", syscall.Getpid())
 		}
 		l.con.say("%s (pid %d) exited unexpectedly: %s; %s", c.name, pid, status(c.err), hint)
 		return killed

@@ -285,7 +285,7 @@ func TestEndedInputOffersNoRestart(t *testing.T) {
 		}
 	}
 	h := launchInput(t, 3, map[int]string{2: "fake.exit=3"}, nil, closed)
-	h.waitMatch(`mwzk-run: peer2 \(pid \d+\) exited unexpectedly: exit status 3; typed commands are off \(the input ended\): Ctrl-C stops the others, and make run starts all again`)
+	h.waitMatch(`mwzk-run: peer2 \(pid \d+\) exited unexpectedly: exit status 3; typed commands are off \(the input ended\): Ctrl-C \(or kill -INT \d+\) stops the others, and make run starts all again`)
 	if strings.Contains(h.out.String(), "restart 2") {
 		t.Errorf("a restart was offered after the input ended:\n%s", h.out.String())
 	}
