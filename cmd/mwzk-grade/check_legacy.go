@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/printer"
 	"go/token"
+	"slices"
 )
 
 // The provided code of the handouts before 2026-11-29 kept its encoding
@@ -117,6 +118,45 @@ func providedPoolUse(id *ast.Ident, stack []ast.Node) bool {
 		return ok && elt.Name == "byte"
 	case "Put":
 		return len(call.Args) == 1
+	}
+	return false
+}
+
+// tableUses refuses every use of a table variable (tableVars) but a read
+// by index, len, cap or range.
+func tableUses(f *ast.File, tables map[string]bool, at func(token.Pos) string) []string {
+	var out []string
+	var stack []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if id, ok := n.(*ast.Ident); ok && tables[id.Name] && !fieldName(id, stack) && !tableRead(id, stack) {
+			out = append(out, fmt.Sprintf("%s: %s, a package table, may only be read by index, len, cap or range: the replicas in the suite's process share it",
+				at(id.Pos()), id.Name))
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return out
+}
+
+// tableRead says whether id, under stack, is its declaration or a read.
+func tableRead(id *ast.Ident, stack []ast.Node) bool {
+	if len(stack) == 0 {
+		return false
+	}
+	switch p := stack[len(stack)-1].(type) {
+	case *ast.ValueSpec:
+		return slices.Contains(p.Names, id)
+	case *ast.IndexExpr:
+		return p.X == id
+	case *ast.RangeStmt:
+		return p.X == id
+	case *ast.CallExpr:
+		fn, ok := p.Fun.(*ast.Ident)
+		return ok && (fn.Name == "len" || fn.Name == "cap") && len(p.Args) == 1
 	}
 	return false
 }

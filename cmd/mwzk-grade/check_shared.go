@@ -92,11 +92,12 @@ func importNames(f *ast.File) map[string]string {
 // sharedState finds a file's package variables that can hold an object,
 // writes to any package variable (vars: the package's, by name), and uses
 // of the allowed packages' global state.
-func sharedState(f *ast.File, vars, ownValues map[string]bool, at func(token.Pos) string) []string {
+func sharedState(f *ast.File, vars, tables, ownValues map[string]bool, at func(token.Pos) string) []string {
 	imports := importNames(f)
 	r := varRules{imports: imports, ownValues: ownValues}
 	out := packageVars(f, r, at)
 	out = append(out, legacyPoolUses(f, vars, at)...)
+	out = append(out, tableUses(f, tables, at)...)
 	out = append(out, predeclaredTypes(f, at)...)
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {

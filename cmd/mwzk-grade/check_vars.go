@@ -81,9 +81,12 @@ func (r varRules) valueType(t ast.Expr) bool {
 	case *ast.ParenExpr:
 		return r.valueType(t.X)
 	case *ast.ArrayType:
+		if t.Len == nil { // a slice: its elements no table of their own
+			return r.valueType(t.Elt) && !isTable(t.Elt)
+		}
 		return r.valueType(t.Elt)
 	case *ast.MapType:
-		return r.valueType(t.Key) && r.valueType(t.Value)
+		return r.valueType(t.Key) && r.valueType(t.Value) && !isTable(t.Value)
 	case *ast.StructType:
 		for _, f := range t.Fields.List {
 			if !r.valueType(f.Type) {
@@ -179,4 +182,49 @@ func (r varRules) valueCall(e *ast.CallExpr) bool {
 			len(e.Args) == 1 && slices.Contains(valueTypes[path], fn.Sel.Name)
 	}
 	return false
+}
+
+// isTable says whether t is written as a slice or a map: a table's
+// elements are plain values, never tables of their own, which a read by
+// index would hand out to be changed (map[string][]byte, a red-team's
+// way to pass a serialized tree, a review's).
+func isTable(t ast.Expr) bool {
+	switch t := t.(type) {
+	case *ast.ArrayType:
+		return t.Len == nil
+	case *ast.MapType:
+		return true
+	}
+	return false
+}
+
+// tableVars are the package variables written as tables (a composite
+// literal or a type of slice, map or array): they are read by index, len,
+// cap or range only (tableUses), as any other use could change them
+// through a copy (m := table; m[k] = v), delete, copy, a slice or a method.
+func tableVars(files []*ast.File) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, sp := range g.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, name := range vs.Names {
+					t := vs.Type
+					if t == nil && i < len(vs.Values) {
+						if cl, ok := vs.Values[i].(*ast.CompositeLit); ok {
+							t = cl.Type
+						}
+					}
+					if _, ok := t.(*ast.ArrayType); ok || isTable(t) {
+						out[name.Name] = true
+					}
+				}
+			}
+		}
+	}
+	return out
 }
