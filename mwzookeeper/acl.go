@@ -44,8 +44,9 @@ type ACL struct {
 var Anyone = ID{Scheme: "world", ID: "anyone"}
 
 // OpenACL is ZooKeeper's OPEN_ACL_UNSAFE: everything for anyone. Nodes
-// share this one slice: never change it.
-var OpenACL = []ACL{{Perms: PermAll, ID: Anyone}}
+// share this one slice: never change it (where the system allows, its
+// entry is read-only memory and a write faults: readonly.go).
+var OpenACL = placeSharedSlice([]ACL{{Perms: PermAll, ID: Anyone}})
 
 // IsOpen says whether acl is OpenACL's one entry.
 func IsOpen(acl []ACL) bool { return len(acl) == 1 && acl[0] == OpenACL[0] }

@@ -28,7 +28,7 @@ func (e *Error) Error() string { return e.msg }
 func (e *Error) Code() Code { return e.code }
 
 func newError(code Code, msg string) *Error {
-	e := &Error{code: code, msg: "mwzookeeper: " + msg}
+	e := placeShared(Error{code: code, msg: "mwzookeeper: " + msg}) // read-only: readonly.go
 	byCode[code] = e
 	sentinelCode[e] = code
 	return e

@@ -25,9 +25,9 @@ import (
 // writer can be any value, metrics boards by peer), and variables whose
 // elements can be changed through a copy of them (a slice, a table).
 // mwzookeeper.OpenACL is such a slice, but the provided code of every
-// handout so far reads it: it stays allowed, a channel for strings that a
-// hand-in would have to serialize its state into, like the tables of
-// package unicode.
+// handout so far reads it: it stays allowed, and its entry, like the
+// error sentinels, is read-only memory (mwzookeeper/readonly.go), so a
+// write through a copy faults.
 var sharedGlobals = map[string][]string{
 	"zablab/zab": {"StageBoardOf", "PeerFigures", "PeerFiguresAt", "PeerDeliveredAt", "Collectors", "KnownKeys"},
 	"hash/crc32": {"IEEETable"},

@@ -279,12 +279,25 @@ func crashLine(r *run) string {
 	if race := findRace(r); race != nil {
 		return raceLine(race)
 	}
-	for _, l := range r.other {
+	for k, l := range r.other {
 		if (strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ")) && !strings.HasPrefix(l, goTimeoutPrefix) {
-			return l + gradedFramesIn(r.other, 2)
+			return l + gradedFramesIn(r.other, 2) + readOnlyWrite(r.other[k+1:])
 		}
 	}
 	return ""
+}
+
+// readOnlyWrite explains a fault of a write into read-only memory (Linux's
+// SEGV_ACCERR, code 0x2, on the line after "fatal error: fault"): graded
+// code without unsafe reaches such memory only through the shared values
+// of package mwzookeeper (readonly.go there).
+func readOnlyWrite(after []string) string {
+	if len(after) == 0 || !strings.HasPrefix(after[0], "[signal SIGSEGV") || !strings.Contains(after[0], " code=0x2 ") {
+		return ""
+	}
+	return ": a write into read-only memory, most likely into mwzookeeper.OpenACL's entry or an error sentinel " +
+		"(mwzookeeper.ErrNoNode, ...) through a copy or a pointer; every replica of the suite's process shares them, " +
+		"so they are read-only (copy OpenACL before changing an ACL, wrap a sentinel with %w to say more)"
 }
 
 // worse keeps the more telling of two statuses.
