@@ -1,6 +1,7 @@
 package svctest
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net"
@@ -27,7 +28,7 @@ type Options struct {
 	Skews     []time.Duration // Skews[i-1] is replica i's clock skew
 	LogLevel  string          // log.level of peers and hosts; default env ZABLAB_LOG or WARN
 	// DoTimeout bounds Do (default 10 s); LeaderTimeout bounds Start's wait
-	// for every replica to serve (default 20 s).
+	// for every replica to serve, and each Service's Start (default 20 s).
 	DoTimeout     time.Duration
 	LeaderTimeout time.Duration
 	// Extra is appended to every replica's properties ("key=value" lines).
@@ -36,6 +37,9 @@ type Options struct {
 	// does not check that each replica's peer is listed at its address.
 	NoZab bool
 }
+
+// defaultLeaderTimeout is Options.LeaderTimeout's default.
+const defaultLeaderTimeout = 20 * time.Second
 
 // Ensemble is n replicas of a Service running in this process.
 type Ensemble struct {
@@ -63,7 +67,7 @@ func Start(t testing.TB, f mwzookeeper.Factory, n int, o Options) *Ensemble {
 		o.DoTimeout = 10 * time.Second
 	}
 	if o.LeaderTimeout == 0 {
-		o.LeaderTimeout = 20 * time.Second
+		o.LeaderTimeout = defaultLeaderTimeout
 	}
 	o.LogLevel = logLevel(o.LogLevel)
 	e := &Ensemble{t: t, f: f, n: n, opts: o,
@@ -135,8 +139,20 @@ func (e *Ensemble) startReplica(i int) error {
 	e.mu.Unlock()
 	// The Service gets a copy: what it changes in its properties must not
 	// change the addresses and folders the tests know it by.
-	if err := s.Start(e.props[i].Clone(), e.hosts[i].ForService()); err != nil {
-		return fmt.Errorf("replica %d (%s): start: %w", i, e.props[i].File(), err)
+	started := make(chan error, 1)
+	props, host := e.props[i].Clone(), e.hosts[i].ForService()
+	go func() { started <- s.Start(props, host) }()
+	select {
+	case err := <-started:
+		if err != nil {
+			return fmt.Errorf("replica %d (%s): start: %w", i, e.props[i].File(), err)
+		}
+	case <-time.After(cmp.Or(e.opts.LeaderTimeout, defaultLeaderTimeout)):
+		// Else a Start that never returns holds the test binary until go
+		// test's own timeout: a quarter of an hour of a class's grading.
+		return fmt.Errorf("replica %d (%s): %w within %s: Start must return once the replica's Zab peer runs, and tell "+
+			"the Host when it serves (Host.Serving(true)), not wait for the ensemble: the replicas start one after another%s",
+			i, e.props[i].File(), ErrStartHangs, cmp.Or(e.opts.LeaderTimeout, defaultLeaderTimeout), e.Stuck())
 	}
 	e.mu.Lock()
 	e.svcs[i] = s
@@ -194,6 +210,10 @@ func (e *Ensemble) Stop(i int) error {
 	}
 	return nil
 }
+
+// ErrStartHangs is startReplica's error for a Service whose Start does not
+// return within Options.LeaderTimeout.
+var ErrStartHangs = errors.New("Start did not return")
 
 // ErrStillRunning is PeerLeft's error: a stopped replica's Zab peer runs on.
 var ErrStillRunning = errors.New("the Zab peer still runs after its Service's Stop returned")

@@ -2,6 +2,7 @@ package svctest
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"strings"
@@ -52,10 +53,12 @@ type recorder struct {
 
 func (r *recorder) Helper() {}
 func (r *recorder) Fatalf(format string, args ...any) {
-	r.msgs = append(r.msgs, format)
+	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
 	panic(r)
 }
-func (r *recorder) Errorf(format string, args ...any) { r.msgs = append(r.msgs, format) }
+func (r *recorder) Errorf(format string, args ...any) {
+	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
+}
 
 func TestEnsembleWritesPropertiesAndRunsReplicas(t *testing.T) {
 	e := Start(t, newFake, 3, Options{SnapCount: 7, Skews: []time.Duration{0, time.Second}, NoZab: true})
@@ -178,5 +181,42 @@ func TestDataDirNamesNoTest(t *testing.T) {
 	})
 	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("DataDir %s is still there after its test (%v)", dir, err)
+	}
+}
+
+// hangs is a Service whose Start waits until release is closed.
+type hangs struct {
+	fake
+	release chan struct{}
+}
+
+func (h *hangs) Start(p *properties.Properties, host mwzookeeper.Host) error {
+	<-h.release
+	return h.fake.Start(p, host)
+}
+
+// TestStartThatNeverReturnsFailsWithinTheLimit: a Start that does not
+// return used to hold the test binary until go test's own timeout (a
+// quarter of an hour per hand-in of a class); it fails after
+// LeaderTimeout, saying why.
+func TestStartThatNeverReturnsFailsWithinTheLimit(t *testing.T) {
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	r := &recorder{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { _ = recover() }()
+		Start(r, func() mwzookeeper.Service { return &hangs{release: release} }, 1,
+			Options{LeaderTimeout: 300 * time.Millisecond, NoZab: true})
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("svctest.Start still waits for a Start that never returns, a minute after its 300ms limit")
+	}
+	if len(r.msgs) != 1 || !strings.Contains(r.msgs[0], "Start did not return within 300ms") ||
+		!strings.Contains(r.msgs[0], "Host.Serving(true)") {
+		t.Fatalf("want one failure that says Start did not return within 300ms, got %q", r.msgs)
 	}
 }
