@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -133,29 +134,38 @@ func (e *Ensemble) writeProps(dir string) error {
 }
 
 func (e *Ensemble) startReplica(i int) error {
-	s := e.f()
-	e.mu.Lock()
-	e.pkg = stacks.PackageOf(s)
-	e.mu.Unlock()
 	// The Service gets a copy: what it changes in its properties must not
 	// change the addresses and folders the tests know it by.
-	started := make(chan error, 1)
 	props, host := e.props[i].Clone(), e.hosts[i].ForService()
-	go func() { started <- s.Start(props, host) }()
+	var made atomic.Pointer[mwzookeeper.Service]
+	started := make(chan error, 1)
+	go func() {
+		s := e.f()
+		e.mu.Lock()
+		e.pkg = stacks.PackageOf(s)
+		e.mu.Unlock()
+		made.Store(&s)
+		started <- s.Start(props, host)
+	}()
+	limit := cmp.Or(e.opts.LeaderTimeout, defaultLeaderTimeout)
 	select {
 	case err := <-started:
 		if err != nil {
 			return fmt.Errorf("replica %d (%s): start: %w", i, e.props[i].File(), err)
 		}
-	case <-time.After(cmp.Or(e.opts.LeaderTimeout, defaultLeaderTimeout)):
-		// Else a Start that never returns holds the test binary until go
+	case <-time.After(limit):
+		// Else a call that never returns holds the test binary until go
 		// test's own timeout: a quarter of an hour of a class's grading.
-		return fmt.Errorf("replica %d (%s): %w within %s: Start must return once the replica's Zab peer runs, and tell "+
+		if made.Load() == nil {
+			return fmt.Errorf("replica %d (%s): %w: the factory (New) did not return a Service within %s",
+				i, e.props[i].File(), ErrStartHangs, limit)
+		}
+		return fmt.Errorf("replica %d (%s): %w: Start did not return within %s: Start must return once the replica's Zab peer runs, and tell "+
 			"the Host when it serves (Host.Serving(true)), not wait for the ensemble: the replicas start one after another%s",
-			i, e.props[i].File(), ErrStartHangs, cmp.Or(e.opts.LeaderTimeout, defaultLeaderTimeout), e.Stuck())
+			i, e.props[i].File(), ErrStartHangs, limit, e.Stuck())
 	}
 	e.mu.Lock()
-	e.svcs[i] = s
+	e.svcs[i] = *made.Load()
 	e.mu.Unlock()
 	return nil
 }
@@ -211,9 +221,9 @@ func (e *Ensemble) Stop(i int) error {
 	return nil
 }
 
-// ErrStartHangs is startReplica's error for a Service whose Start does not
-// return within Options.LeaderTimeout.
-var ErrStartHangs = errors.New("Start did not return")
+// ErrStartHangs is startReplica's error for a factory or a Start that does
+// not return within Options.LeaderTimeout.
+var ErrStartHangs = errors.New("the replica did not start in time")
 
 // ErrStillRunning is PeerLeft's error: a stopped replica's Zab peer runs on.
 var ErrStillRunning = errors.New("the Zab peer still runs after its Service's Stop returned")

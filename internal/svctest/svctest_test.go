@@ -195,28 +195,34 @@ func (h *hangs) Start(p *properties.Properties, host mwzookeeper.Host) error {
 	return h.fake.Start(p, host)
 }
 
-// TestStartThatNeverReturnsFailsWithinTheLimit: a Start that does not
-// return used to hold the test binary until go test's own timeout (a
-// quarter of an hour per hand-in of a class); it fails after
-// LeaderTimeout, saying why.
+// TestStartThatNeverReturnsFailsWithinTheLimit: a Start (or a factory)
+// that does not return used to hold the test binary until go test's own
+// timeout (a quarter of an hour per hand-in of a class); it fails after
+// LeaderTimeout, saying which call hung.
 func TestStartThatNeverReturnsFailsWithinTheLimit(t *testing.T) {
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
-	r := &recorder{TB: t}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() { _ = recover() }()
-		Start(r, func() mwzookeeper.Service { return &hangs{release: release} }, 1,
-			Options{LeaderTimeout: 300 * time.Millisecond, NoZab: true})
-	}()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		t.Fatal("svctest.Start still waits for a Start that never returns, a minute after its 300ms limit")
-	}
-	if len(r.msgs) != 1 || !strings.Contains(r.msgs[0], "Start did not return within 300ms") ||
-		!strings.Contains(r.msgs[0], "Host.Serving(true)") {
-		t.Fatalf("want one failure that says Start did not return within 300ms, got %q", r.msgs)
+	for name, c := range map[string]struct {
+		f    mwzookeeper.Factory
+		want string
+	}{
+		"Start": {func() mwzookeeper.Service { return &hangs{release: release} }, "Start did not return within 300ms"},
+		"New":   {func() mwzookeeper.Service { <-release; return newFake() }, "the factory (New) did not return a Service within 300ms"},
+	} {
+		r := &recorder{TB: t}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			defer func() { _ = recover() }()
+			Start(r, c.f, 1, Options{LeaderTimeout: 300 * time.Millisecond, NoZab: true})
+		}()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: svctest.Start still waits for a call that never returns, a minute after its 300ms limit", name)
+		}
+		if len(r.msgs) != 1 || !strings.Contains(r.msgs[0], c.want) {
+			t.Errorf("%s: want one failure that says %q, got %q", name, c.want, r.msgs)
+		}
 	}
 }
