@@ -123,7 +123,7 @@ func compileSuite(ctx context.Context, t *tree, sub *submission, race bool) (str
 			return "", fmt.Errorf("%w: %s: the race detector needs cgo, a C compiler and the static C library "+
 				"(Debian: apt-get install gcc libc6-dev), or grade with RACE=0 (--race=false)", errToolchain, m)
 		}
-		return "", fmt.Errorf("%w:\n%s", errCompile, inHandIn(compilerCrash(msg)+msg, sub))
+		return "", fmt.Errorf("%w:\n%s", errCompile, inHandIn(compilerCrash(msg)+msg, sub)+missingFiles(t.handout, sub))
 	}
 	if _, err := os.Stat(bin); err != nil {
 		// go test -c writes nothing, and says nothing, for a package
@@ -132,6 +132,24 @@ func compileSuite(ctx context.Context, t *tree, sub *submission, race bool) (str
 			gradedDir, graderTestFile, errNoSuite)
 	}
 	return bin, nil
+}
+
+// missingFiles names the handout's files that a hand-in that does not
+// compile lacks: a provided file left out (or renamed, or its folder's
+// files spread over two) shows only as names the compiler finds
+// undefined.
+func missingFiles(handout []string, sub *submission) string {
+	var missing []string
+	for _, name := range handout {
+		if _, ok := sub.Files[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\nthe hand-in has no %s of the handout's %s: what the lines above find undefined may be there",
+		strings.Join(missing, ", "), strings.TrimSuffix(sub.at(""), "/"))
 }
 
 // inHandIn renames the graded files the compiler's lines start with

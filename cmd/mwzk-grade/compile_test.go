@@ -128,3 +128,22 @@ func TestWarmCacheFillsAColdCache(t *testing.T) {
 		t.Errorf("after warmCache these still need compiling: %v\nits output:\n%s", got, log.String())
 	}
 }
+
+// TestMissingProvidedFileIsNamed: a hand-in without one of the handout's
+// files (a student's trial: zabpeer.go left out of the archive) showed only
+// the compiler's "undefined: ..." lines; the report names the file too.
+func TestMissingProvidedFileIsNamed(t *testing.T) {
+	msg := compileHandIn(t, func(f map[string]string) {
+		if _, ok := f["zabpeer.go"]; !ok {
+			t.Fatal("the stubs have no zabpeer.go to leave out")
+		}
+		delete(f, "zabpeer.go")
+	})
+	if !strings.Contains(msg, "the hand-in has no zabpeer.go of the handout's handin/"+strings.TrimSuffix(gradedDir, "/")) {
+		t.Errorf("the missing zabpeer.go is not named:\n%s", msg)
+	}
+	ok := compileHandIn(t, func(f map[string]string) { f["extra.go"] = "package aufgabe5\n\nvar x int = \"s\"\n" })
+	if strings.Contains(ok, "the hand-in has no") {
+		t.Errorf("a hand-in with every file is said to lack one:\n%s", ok)
+	}
+}

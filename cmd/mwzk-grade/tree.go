@@ -115,7 +115,8 @@ func isGraded(rel string) bool {
 
 // tree is a fresh copy of the grader's module with one submission in it.
 type tree struct {
-	dir string // the copy's root
+	dir     string   // the copy's root
+	handout []string // the base names of the graded folder's Go files in the grader's own tree
 }
 
 // graderTreeHash is the sha256 of the grader's code that goes into every
@@ -170,6 +171,7 @@ func buildTree(root string, sub *submission, extra string, leave ...string) (*tr
 	t := &tree{dir: dir}
 	for _, rel := range files {
 		if isGraded(rel) {
+			t.handout = append(t.handout, strings.TrimPrefix(rel, gradedDir))
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
