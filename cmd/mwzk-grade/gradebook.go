@@ -40,6 +40,10 @@ func reportNote(r *Report) string {
 		n = "time ran out"
 		if slices.Contains(r.Problems, noCompile) {
 			n = "time ran out while the code was compiled"
+		} else if r.NeverStarted() {
+			// The suite bounds every call of a Service; what holds the
+			// process before the tests is the package's own start.
+			n = "time ran out before any test started (an init that never returns?)"
 		}
 		for _, p := range r.Problems {
 			if _, where, ok := strings.Cut(p, "(a call that never returns?): "); ok {

@@ -24,10 +24,7 @@ func TestInterruptedBatchRecordsNothing(t *testing.T) {
 	t.Setenv("TMPDIR", tmp)
 	class, out := filepath.Join(t.TempDir(), "class"), filepath.Join(t.TempDir(), "out")
 	stubs := inFolder("", folderFiles(t, root, "assignments/aufgabe5"))
-	hang := inFolder("", folderFiles(t, root, "assignments/aufgabe5"))
-	start := "func (s *Service) Start(p *properties.Properties, host mwzookeeper.Host) error {\n"
-	hang[gradedDir+"service.go"] = strings.Replace(hang[gradedDir+"service.go"], start, start+"\tselect {} // never returns\n", 1)
-	writeTree(t, filepath.Join(class, "a-hang"), hang)
+	writeTree(t, filepath.Join(class, "a-hang"), hangingHandIn(inFolder("", folderFiles(t, root, "assignments/aufgabe5"))))
 	writeTree(t, filepath.Join(class, "b-later"), stubs)
 	writeTree(t, filepath.Join(class, "c-new"), stubs) // never graded before
 	// Grades of an earlier batch, with made-up points to recognise them;

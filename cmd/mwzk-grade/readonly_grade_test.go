@@ -42,3 +42,20 @@ func TestAWriteIntoOpenACLThroughACopySaysWhy(t *testing.T) {
 		t.Errorf("%d points for a Service that crashes when it makes a tree", points(rep))
 	}
 }
+
+// TestReadOnlyWriteOnEitherSystem: macOS delivers a write into a read-only
+// page as SIGBUS, where Linux says SIGSEGV (a review; the Linux line is
+// the one TestAWriteIntoOpenACLThroughACopySaysWhy meets for real), and a
+// fault of another kind (code 0x1, an address with nothing mapped) is not
+// explained as one.
+func TestReadOnlyWriteOnEitherSystem(t *testing.T) {
+	for line, want := range map[string]bool{
+		"[signal SIGSEGV: segmentation violation code=0x2 addr=0x7f3c2a1f2000 pc=0x4f1c2c]": true,
+		"[signal SIGBUS: bus error code=0x2 addr=0x104d8c000 pc=0x1029f1c2c]":               true,
+		"[signal SIGSEGV: segmentation violation code=0x1 addr=0x10 pc=0x4f1c2c]":           false,
+	} {
+		if got := readOnlyWrite([]string{line}) != ""; got != want {
+			t.Errorf("%s: explained %v, want %v", line, got, want)
+		}
+	}
+}

@@ -287,17 +287,19 @@ func crashLine(r *run) string {
 	return ""
 }
 
-// readOnlyWrite explains a fault of a write into read-only memory (Linux's
-// SEGV_ACCERR, code 0x2, on the line after "fatal error: fault"): graded
-// code without unsafe reaches such memory only through the shared values
-// of package mwzookeeper (readonly.go there).
+// readOnlyWrite explains a fault of a write into read-only memory (code
+// 0x2 on the line after "fatal error: fault": Linux's SIGSEGV with
+// SEGV_ACCERR, macOS's SIGBUS): graded code without unsafe reaches such
+// memory only through the shared values of package mwzookeeper
+// (readonly.go there).
 func readOnlyWrite(after []string) string {
-	if len(after) == 0 || !strings.HasPrefix(after[0], "[signal SIGSEGV") || !strings.Contains(after[0], " code=0x2 ") {
+	if len(after) == 0 || !(strings.HasPrefix(after[0], "[signal SIGSEGV") || strings.HasPrefix(after[0], "[signal SIGBUS")) ||
+		!strings.Contains(after[0], " code=0x2 ") {
 		return ""
 	}
 	return ": a write into read-only memory, most likely into mwzookeeper.OpenACL's entry or an error sentinel " +
 		"(mwzookeeper.ErrNoNode, ...) through a copy or a pointer; every replica of the suite's process shares them, " +
-		"so they are read-only (copy OpenACL before changing an ACL, wrap a sentinel with %w to say more)"
+		"so they are read-only (change a copy, slices.Clone(mwzookeeper.OpenACL), and wrap a sentinel with %w to say more)"
 }
 
 // worse keeps the more telling of two statuses.

@@ -317,8 +317,10 @@ func (e *Ensemble) listed(t testing.TB, i int, deadline time.Time) {
 // servingHint says what the Host observed of a replica that does not serve.
 func servingHint(h *Host, s mwzookeeper.Service) string {
 	role := ""
-	if r, ok := s.(mwzookeeper.Reporter); ok {
-		role = fmt.Sprintf(" (its Stats say role %q)", r.Stats().Role)
+	if st, ok, err := statsOf(s); err != nil {
+		role = " (" + err.Error() + ")"
+	} else if ok {
+		role = fmt.Sprintf(" (its Stats say role %q)", st.Role)
 	}
 	changes := h.ServingChanges()
 	if len(changes) == 0 {
@@ -361,8 +363,8 @@ func (e *Ensemble) Delivered(i int) (uint64, bool) {
 // leads says whether replica i's Zab peer is LEADING.
 func (e *Ensemble) leads(i int) bool {
 	if e.n == 1 {
-		r, ok := e.Service(i).(mwzookeeper.Reporter)
-		return ok && r.Stats().Role == "standalone"
+		st, ok, err := statsOf(e.Service(i))
+		return ok && err == nil && st.Role == "standalone"
 	}
 	addr, _ := e.props[i].Get("peer" + strconv.Itoa(i))
 	f, ok := zab.PeerFiguresAt(addr)

@@ -15,8 +15,9 @@ import (
 // Host implements mwzookeeper.Host for tests: a skewable clock, a logger,
 // and records of what the Service reported. Safe for concurrent use.
 type Host struct {
-	name string
-	log  logrus.FieldLogger
+	name  string
+	level string // log4j's name, as logLevel gives it
+	log   logrus.FieldLogger
 
 	mu       sync.Mutex
 	skew     time.Duration
@@ -56,6 +57,7 @@ func NewHost(name string, skew time.Duration) *Host {
 func NewHostWithLog(name string, skew time.Duration, level string) *Host {
 	return &Host{
 		name:   name,
+		level:  logLevel(level),
 		log:    newLogger(logLevel(level)).WithField("host", name),
 		skew:   skew,
 		events: map[int64][]mwzookeeper.WatchEvent{},
@@ -214,14 +216,24 @@ func newLogger(level string) *logrus.Logger {
 // interface that needs no import: a review's hand-in called SetSkew(0) in
 // a loop and undid the clock skews by which A5.4 tells a replica's own
 // clock from the leader's.
-type only struct{ h *Host }
+//
+// Its logger is its own, made for each Start: one kept by the Host would
+// carry what a Service put into it (a field's map, a hook) past a
+// restart of its replica, a store that survives the crash without the
+// disk (a review's suspicion).
+type only struct {
+	h   *Host
+	log logrus.FieldLogger
+}
 
 func (o only) Now() time.Time                                  { return o.h.Now() }
-func (o only) Logger() logrus.FieldLogger                      { return o.h.Logger() }
+func (o only) Logger() logrus.FieldLogger                      { return o.log }
 func (o only) Notify(session int64, ev mwzookeeper.WatchEvent) { o.h.Notify(session, ev) }
 func (o only) SessionClosed(session int64, expired bool)       { o.h.SessionClosed(session, expired) }
 func (o only) Serving(ok bool)                                 { o.h.Serving(ok) }
 
 // ForService is h as a Service may see it: only its mwzookeeper.Host
-// methods.
-func (h *Host) ForService() mwzookeeper.Host { return only{h} }
+// methods, with a logger of its own.
+func (h *Host) ForService() mwzookeeper.Host {
+	return only{h, newLogger(h.level).WithField("host", h.name)}
+}

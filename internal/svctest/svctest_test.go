@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sirupsen/logrus"
+	"github.com/sirupsen/logrus/hooks/test"
+
 	"zablab/mwzookeeper"
 	"zablab/properties"
 )
@@ -224,5 +227,66 @@ func TestStartThatNeverReturnsFailsWithinTheLimit(t *testing.T) {
 		if len(r.msgs) != 1 || !strings.Contains(r.msgs[0], c.want) {
 			t.Errorf("%s: want one failure that says %q, got %q", name, c.want, r.msgs)
 		}
+	}
+}
+
+// deadlocked starts but never serves, and its Stats waits for a lock that
+// is never freed (until release is closed).
+type deadlocked struct {
+	fake
+	release chan struct{}
+}
+
+func (d *deadlocked) Start(p *properties.Properties, h mwzookeeper.Host) error {
+	d.host, d.p = h, p
+	return nil
+}
+
+func (d *deadlocked) Stats() mwzookeeper.Stats {
+	<-d.release
+	return mwzookeeper.Stats{Role: "looking"}
+}
+
+// TestDeadlockedStatsDoesNotHoldTheHint: the hint for a replica that never
+// serves asks its Stats, which takes the Service's lock; a deadlocked
+// Service held the test binary there until go test's own timeout.
+func TestDeadlockedStatsDoesNotHoldTheHint(t *testing.T) {
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	r := &recorder{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { _ = recover() }()
+		Start(r, func() mwzookeeper.Service { return &deadlocked{release: release} }, 1,
+			Options{LeaderTimeout: 300 * time.Millisecond, NoZab: true})
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("the hint still waits for a Stats that never returns, a minute later")
+	}
+	if len(r.msgs) != 1 || !strings.Contains(r.msgs[0], "its Stats did not return within 2s") ||
+		!strings.Contains(r.msgs[0], "never called Host.Serving(true)") {
+		t.Fatalf("want one failure that says Stats did not return, got %q", r.msgs)
+	}
+}
+
+// TestEachStartGetsItsOwnLogger: what a Service leaves in its Host's
+// logger (a field, a hook) must not be there for the next Service the
+// replica starts after a stop: the logger would be a store that survives
+// the crash without the disk.
+func TestEachStartGetsItsOwnLogger(t *testing.T) {
+	h := NewHost("logs", 0)
+	first, ok1 := h.ForService().Logger().(*logrus.Entry)
+	second, ok2 := h.ForService().Logger().(*logrus.Entry)
+	if !ok1 || !ok2 {
+		t.Fatalf("the Host's logger is %T, want a *logrus.Entry", h.ForService().Logger())
+	}
+	first.Data["tree"] = "/a=1"
+	first.Logger.AddHook(&test.Hook{})
+	if _, kept := second.Data["tree"]; kept || len(second.Logger.Hooks) != 0 || first.Logger == second.Logger {
+		t.Errorf("the second Start's logger shows what the first left: fields %v, %d hook levels, same logger %v",
+			second.Data, len(second.Logger.Hooks), first.Logger == second.Logger)
 	}
 }

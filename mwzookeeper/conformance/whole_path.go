@@ -35,6 +35,9 @@ type servers struct {
 // with clientPort) and starts a server for each.
 func (c *T) startServers(n int) *servers {
 	c.Helper()
+	if why := c.gates.startFailed(n); why != "" {
+		c.Fatalf("%s %s: not run, because %s", c.part.ID, c.test.name, why)
+	}
 	free, err := ports.Free(2 * n)
 	if err != nil {
 		c.fatalf("whole path: %v", err)
@@ -71,7 +74,7 @@ func (c *T) startServers(n int) *servers {
 			c.fatalf("whole path: server.New(%s): %v", file, err)
 		}
 		if err := within(stopTimeout, srv.Start); err != nil {
-			c.fatalf("whole path: start the server of replica %d (%s): %v", i, file, err)
+			c.fatalf("whole path: start the server of replica %d (%s), which starts its Service: %v", i, file, err)
 		}
 		x.srvs[i], x.addrs[i] = srv, fmt.Sprintf("127.0.0.1:%d", free[n+i-1])
 		if n > 1 {
