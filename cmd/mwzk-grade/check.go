@@ -123,10 +123,10 @@ func checkFiles(files map[string][]byte, at func(string) string, shared bool) (u
 	for i, p := range all {
 		asts[i] = p.f
 	}
-	vars, tables, ownValues, regexps := packageVarNames(asts), tableVars(asts), valueTypesOf(asts), regexpVars(asts)
+	pf := factsOf(asts)
 	for _, p := range all {
 		if shared {
-			problems = append(problems, sharedState(p.f, vars, tables, ownValues, regexps, p.at)...)
+			problems = append(problems, sharedState(p.f, pf, p.at)...)
 		}
 	}
 	if len(problems) == 0 {

@@ -30,13 +30,9 @@ import (
 // write through a copy faults.
 var sharedGlobals = map[string][]string{
 	"zablab/zab": {"StageBoardOf", "PeerFigures", "PeerFiguresAt", "PeerDeliveredAt", "Collectors", "KnownKeys"},
-	// The tables MakeTable returns are the package's own, cached for the
-	// process: written through the pointer (a review's, 1 and 2 KiB).
-	"hash/crc32": {"IEEETable", "MakeTable"},
-	"hash/crc64": {"MakeTable"},
-	// Pointers to the process's zones, and the cache FixedZone draws from:
-	// *l = *time.FixedZone(state, 0) carries any name (a review's).
-	"time": {"Local", "UTC", "LoadLocation", "LoadLocationFromTZData", "FixedZone"},
+	// crc32.IEEETable, time's zones and the tables MakeTable returns are
+	// objects of the process too, but graded code may read them:
+	// readOnlyObjects (check_aliases.go).
 	// gob's registry of names is the process's: RegisterName(state, T{}).
 	"encoding/gob": {"Register", "RegisterName"},
 }
@@ -75,9 +71,6 @@ var allowedNames = map[string][]string{
 var globalHints = map[string]string{
 	"log":                        " (log through the Service's logger from its Host, or one made with New in a field)",
 	"github.com/sirupsen/logrus": " (log through the Service's logger from its Host, or one made with New in a field)",
-	"hash/crc32":                 " (crc32.ChecksumIEEE and crc32.NewIEEE need no table, nor does hash/fnv)",
-	"hash/crc64":                 " (crc32.ChecksumIEEE or hash/fnv need no table)",
-	"time":                       " (Time's UTC, Unix and Format need no zone)",
 	"encoding/gob":               " (gob encodes a concrete type without registering it)",
 }
 
@@ -111,14 +104,15 @@ func importNames(f *ast.File) map[string]string {
 // sharedState finds a file's package variables that can hold an object,
 // writes to any package variable (vars: the package's, by name), and uses
 // of the allowed packages' global state.
-func sharedState(f *ast.File, vars, tables, ownValues, regexps map[string]bool, at func(token.Pos) string) []string {
-	imports := importNames(f)
-	r := varRules{imports: imports, ownValues: ownValues}
+func sharedState(f *ast.File, pf pkgFacts, at func(token.Pos) string) []string {
+	imports, vars := importNames(f), pf.vars
+	r := varRules{imports: imports, ownValues: pf.ownValues, ownTables: pf.ownTables}
 	out := packageVars(f, r, at)
 	out = append(out, legacyPoolUses(f, vars, at)...)
-	out = append(out, tableUses(f, tables, at)...)
+	out = append(out, tableUses(f, pf.tables, at)...)
 	out = append(out, predeclaredTypes(f, at)...)
-	out = append(out, pointerUses(f, regexps, at)...)
+	out = append(out, pointerUses(f, pf.regexps, at)...)
+	out = append(out, rootedUses(f, pf, at)...)
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:

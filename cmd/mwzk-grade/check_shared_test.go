@@ -78,7 +78,7 @@ func use() {
 		"evil.go:23: package variable errWrap",
 		"evil.go:38: assigning to errOK", "evil.go:39: taking the address of errAlsoOK",
 		"evil.go:41: l.SetOutput is state of the whole process", "evil.go:42: zab.PeerDeliveredAt is state",
-		"evil.go:44: crc32.IEEETable is state",
+		"evil.go:44: crc32.IEEETable is an object",
 		"evil.go:45: logrus.StandardLogger is state", "evil.go:48: properties.LoadFile opens files",
 		"evil.go:49: unicode.Categories is state", "evil.go:51: logging.New opens files", "fake.go:5: package variable errFake",
 	}

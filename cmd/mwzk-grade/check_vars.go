@@ -43,6 +43,7 @@ var valueFuncs = map[string][]string{
 type varRules struct {
 	imports   map[string]string
 	ownValues map[string]bool // type role int, and types made only of such
+	ownTables map[string]bool // type board map[string]string, type ids []int64
 }
 
 // valueTypesOf lists the package's own types of plain values, over all its
@@ -52,7 +53,7 @@ func valueTypesOf(files []*ast.File) map[string]bool {
 	for changed := true; changed; {
 		changed = false
 		for _, f := range files {
-			r := varRules{imports: importNames(f), ownValues: own}
+			r := varRules{imports: importNames(f), ownValues: own, ownTables: ownTableTypes(files, false)}
 			for _, d := range f.Decls {
 				g, ok := d.(*ast.GenDecl)
 				if !ok || g.Tok != token.TYPE {
@@ -88,8 +89,10 @@ func (r varRules) valueType(t ast.Expr) bool {
 	case *ast.MapType:
 		return r.valueType(t.Key) && r.valueType(t.Value) && !isTable(t.Value)
 	case *ast.StructType:
+		// No table in a struct: a copy of the struct (x := v) or a method
+		// of it would share the table's elements (a review's).
 		for _, f := range t.Fields.List {
-			if !r.valueType(f.Type) {
+			if !r.valueType(f.Type) || isTable(f.Type) || r.ownTable(f.Type) {
 				return false
 			}
 		}
@@ -203,7 +206,7 @@ func isTable(t ast.Expr) bool {
 // cap or range only (tableUses), as any other use could change them
 // through a copy (m := table; m[k] = v), delete, copy, a slice or a method.
 func tableVars(files []*ast.File) map[string]bool {
-	out := map[string]bool{}
+	out, own := map[string]bool{}, ownTableTypes(files, true)
 	for _, f := range files {
 		for _, d := range f.Decls {
 			g, ok := d.(*ast.GenDecl)
@@ -219,7 +222,7 @@ func tableVars(files []*ast.File) map[string]bool {
 							t = cl.Type
 						}
 					}
-					if _, ok := t.(*ast.ArrayType); ok || isTable(t) {
+					if _, ok := t.(*ast.ArrayType); ok || isTable(t) || isOwn(t, own) {
 						out[name.Name] = true
 					}
 				}
