@@ -82,12 +82,11 @@ func (r varRules) valueType(t ast.Expr) bool {
 	case *ast.ParenExpr:
 		return r.valueType(t.X)
 	case *ast.ArrayType:
-		if t.Len == nil { // a slice: its elements no table of their own
-			return r.valueType(t.Elt) && !isTable(t.Elt)
-		}
-		return r.valueType(t.Elt)
+		// Elements are no tables of their own, in an array too: a read by
+		// index hands out a map or slice to be changed (a review's).
+		return r.valueType(t.Elt) && !isTable(t.Elt) && !r.ownTable(t.Elt)
 	case *ast.MapType:
-		return r.valueType(t.Key) && r.valueType(t.Value) && !isTable(t.Value)
+		return r.valueType(t.Key) && r.valueType(t.Value) && !isTable(t.Value) && !r.ownTable(t.Value)
 	case *ast.StructType:
 		// No table in a struct: a copy of the struct (x := v) or a method
 		// of it would share the table's elements (a review's).
@@ -192,7 +191,7 @@ func (r varRules) valueCall(e *ast.CallExpr) bool {
 // index would hand out to be changed (map[string][]byte, a red-team's
 // way to pass a serialized tree, a review's).
 func isTable(t ast.Expr) bool {
-	switch t := t.(type) {
+	switch t := ast.Unparen(t).(type) {
 	case *ast.ArrayType:
 		return t.Len == nil
 	case *ast.MapType:
@@ -218,10 +217,9 @@ func tableVars(files []*ast.File) map[string]bool {
 				for i, name := range vs.Names {
 					t := vs.Type
 					if t == nil && i < len(vs.Values) {
-						if cl, ok := vs.Values[i].(*ast.CompositeLit); ok {
-							t = cl.Type
-						}
+						t = typeOfValue(vs.Values[i])
 					}
+					t = ast.Unparen(t)
 					if _, ok := t.(*ast.ArrayType); ok || isTable(t) || isOwn(t, own) {
 						out[name.Name] = true
 					}
@@ -230,4 +228,22 @@ func tableVars(files []*ast.File) map[string]bool {
 		}
 	}
 	return out
+}
+
+// typeOfValue is the type a package variable's value is written with: a
+// composite literal's, or a conversion's (zxids([]int64{...}), a review's
+// way past the table rule); nil for anything else.
+func typeOfValue(e ast.Expr) ast.Expr {
+	switch v := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		return v.Type
+	case *ast.CallExpr:
+		if len(v.Args) == 1 {
+			switch fn := ast.Unparen(v.Fun).(type) {
+			case *ast.Ident, *ast.ArrayType, *ast.MapType:
+				return fn // a conversion, or a call of a function of that name: the table rule errs on the safe side
+			}
+		}
+	}
+	return nil
 }
