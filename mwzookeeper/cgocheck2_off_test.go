@@ -1,0 +1,5 @@
+//go:build !goexperiment.cgocheck2
+
+package mwzookeeper
+
+const cgocheck2 = false
