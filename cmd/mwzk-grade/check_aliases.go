@@ -41,23 +41,11 @@ var refusedMethods = map[string]string{
 // the receiver of a method.
 func regexpVars(files []*ast.File) map[string]bool {
 	out := map[string]bool{}
-	for _, f := range files {
-		imports := importNames(f)
-		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.VAR {
-				continue
-			}
-			for _, sp := range g.Specs {
-				vs := sp.(*ast.ValueSpec)
-				for i, name := range vs.Names {
-					if i < len(vs.Values) && isCallOf(ast.Unparen(vs.Values[i]), imports, "regexp", "MustCompile", "MustCompilePOSIX") {
-						out[name.Name] = true
-					}
-				}
-			}
+	eachVar(files, func(imports map[string]string, vs *ast.ValueSpec, i int) {
+		if i < len(vs.Values) && isCallOf(ast.Unparen(vs.Values[i]), imports, "regexp", "MustCompile", "MustCompilePOSIX") {
+			out[vs.Names[i].Name] = true
 		}
-	}
+	})
 	return out
 }
 
@@ -80,12 +68,7 @@ func isCallOf(e ast.Expr, imports map[string]string, path string, names ...strin
 func pointerUses(f *ast.File, regexps map[string]bool, at func(token.Pos) string) []string {
 	imports := importNames(f)
 	var out []string
-	var stack []ast.Node
-	ast.Inspect(f, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
+	inspectWithStack(f, func(n ast.Node, stack []ast.Node) {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:
 			if id, ok := n.X.(*ast.Ident); ok && slices.Contains(readOnlyObjects[imports[id.Name]], n.Sel.Name) &&
@@ -102,8 +85,6 @@ func pointerUses(f *ast.File, regexps map[string]bool, at func(token.Pos) string
 					at(n.Pos()), n.Name, n.Name))
 			}
 		}
-		stack = append(stack, n)
-		return true
 	})
 	return out
 }

@@ -45,20 +45,28 @@ func legacyPoolUses(f *ast.File, vars map[string]bool, at func(token.Pos) string
 		return nil
 	}
 	var out []string
+	inspectWithStack(f, func(n ast.Node, stack []ast.Node) {
+		if id, ok := n.(*ast.Ident); ok && id.Name == legacyPool && !fieldName(id, stack) && !providedPoolUse(id, stack) {
+			out = append(out, fmt.Sprintf("%s: %s is used as the provided code did not use it: only %s.Get().(*[]byte) and %s.Put(x) are allowed (the replicas in the suite's process share it)",
+				at(id.Pos()), legacyPool, legacyPool, legacyPool))
+		}
+	})
+	return out
+}
+
+// inspectWithStack calls visit for every node of f with the nodes that
+// enclose it, innermost last.
+func inspectWithStack(f *ast.File, visit func(n ast.Node, stack []ast.Node)) {
 	var stack []ast.Node
 	ast.Inspect(f, func(n ast.Node) bool {
 		if n == nil {
 			stack = stack[:len(stack)-1]
 			return true
 		}
-		if id, ok := n.(*ast.Ident); ok && id.Name == legacyPool && !fieldName(id, stack) && !providedPoolUse(id, stack) {
-			out = append(out, fmt.Sprintf("%s: %s is used as the provided code did not use it: only %s.Get().(*[]byte) and %s.Put(x) are allowed (the replicas in the suite's process share it)",
-				at(id.Pos()), legacyPool, legacyPool, legacyPool))
-		}
+		visit(n, stack)
 		stack = append(stack, n)
 		return true
 	})
-	return out
 }
 
 // fieldName says whether id, under stack, names a field or method, not a
@@ -126,18 +134,11 @@ func providedPoolUse(id *ast.Ident, stack []ast.Node) bool {
 // by index, len, cap or range.
 func tableUses(f *ast.File, tables map[string]bool, at func(token.Pos) string) []string {
 	var out []string
-	var stack []ast.Node
-	ast.Inspect(f, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
+	inspectWithStack(f, func(n ast.Node, stack []ast.Node) {
 		if id, ok := n.(*ast.Ident); ok && tables[id.Name] && !fieldName(id, stack) && !tableRead(id, stack) {
 			out = append(out, fmt.Sprintf("%s: %s, a package table, may only be read by index, len, cap or range: the replicas in the suite's process share it",
 				at(id.Pos()), id.Name))
 		}
-		stack = append(stack, n)
-		return true
 	})
 	return out
 }

@@ -63,6 +63,12 @@ func isOwn(t ast.Expr, names map[string]bool) bool {
 	return ok && names[id.Name]
 }
 
+// isIdent says whether t is the identifier name.
+func isIdent(t ast.Expr, name string) bool {
+	id, ok := ast.Unparen(t).(*ast.Ident)
+	return ok && id.Name == name
+}
+
 // pointerMethods are the package's methods with a pointer receiver, by
 // the receiver's type.
 func pointerMethods(files []*ast.File) map[string]map[string]bool {
@@ -99,11 +105,7 @@ func pointerMethods(files []*ast.File) map[string]map[string]bool {
 func varTypes(files []*ast.File) map[string]string {
 	out := map[string]string{}
 	eachVar(files, func(_ map[string]string, vs *ast.ValueSpec, i int) {
-		t := vs.Type
-		if t == nil && i < len(vs.Values) {
-			t = typeOfValue(vs.Values[i])
-		}
-		if id, ok := ast.Unparen(t).(*ast.Ident); ok {
+		if id, ok := writtenType(vs, i).(*ast.Ident); ok {
 			out[vs.Names[i].Name] = id.Name
 		}
 	})
@@ -133,7 +135,7 @@ func eachVar(files []*ast.File, f func(imports map[string]string, vs *ast.ValueS
 func stringVars(files []*ast.File) map[string]bool {
 	out := map[string]bool{}
 	eachVar(files, func(imports map[string]string, vs *ast.ValueSpec, i int) {
-		if isOwn(vs.Type, map[string]bool{"string": true}) ||
+		if isIdent(vs.Type, "string") ||
 			vs.Type == nil && i < len(vs.Values) && isStringExpr(vs.Values[i], imports) {
 			out[vs.Names[i].Name] = true
 		}
@@ -146,18 +148,14 @@ func stringVars(files []*ast.File) map[string]bool {
 func stringTables(files []*ast.File) map[string]bool {
 	out := map[string]bool{}
 	eachVar(files, func(_ map[string]string, vs *ast.ValueSpec, i int) {
-		t := vs.Type
-		if t == nil && i < len(vs.Values) {
-			t = typeOfValue(vs.Values[i])
-		}
 		var elt ast.Expr
-		switch t := ast.Unparen(t).(type) {
+		switch t := writtenType(vs, i).(type) {
 		case *ast.ArrayType:
 			elt = t.Elt
 		case *ast.MapType:
 			elt = t.Value
 		}
-		if isOwn(elt, map[string]bool{"string": true}) {
+		if isIdent(elt, "string") {
 			out[vs.Names[i].Name] = true
 		}
 	})

@@ -206,28 +206,23 @@ func isTable(t ast.Expr) bool {
 // through a copy (m := table; m[k] = v), delete, copy, a slice or a method.
 func tableVars(files []*ast.File) map[string]bool {
 	out, own := map[string]bool{}, ownTableTypes(files, true)
-	for _, f := range files {
-		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.VAR {
-				continue
-			}
-			for _, sp := range g.Specs {
-				vs := sp.(*ast.ValueSpec)
-				for i, name := range vs.Names {
-					t := vs.Type
-					if t == nil && i < len(vs.Values) {
-						t = typeOfValue(vs.Values[i])
-					}
-					t = ast.Unparen(t)
-					if _, ok := t.(*ast.ArrayType); ok || isTable(t) || isOwn(t, own) {
-						out[name.Name] = true
-					}
-				}
-			}
+	eachVar(files, func(_ map[string]string, vs *ast.ValueSpec, i int) {
+		t := writtenType(vs, i)
+		if _, ok := t.(*ast.ArrayType); ok || isTable(t) || isOwn(t, own) {
+			out[vs.Names[i].Name] = true
 		}
-	}
+	})
 	return out
+}
+
+// writtenType is the type the i-th variable of vs is written with: its
+// declared type, else its value's (typeOfValue); nil when neither says.
+func writtenType(vs *ast.ValueSpec, i int) ast.Expr {
+	t := vs.Type
+	if t == nil && i < len(vs.Values) {
+		t = typeOfValue(vs.Values[i])
+	}
+	return ast.Unparen(t)
 }
 
 // typeOfValue is the type a package variable's value is written with: a
