@@ -185,7 +185,7 @@ func rootedUses(f *ast.File, pf pkgFacts, at func(token.Pos) string) []string {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:
 			if root := varRoot(n.X); root != nil && pf.vars[root.Name] && changingMethod(n, root, pf) {
-				out = append(out, fmt.Sprintf("%s: %s may change what it is called on: on %s, a package variable, it would change what the replicas in the suite's process share (a pointer receiver, or an Unmarshal method)",
+				out = append(out, fmt.Sprintf("%s: %s may change what it is called on: on %s, a package variable, it would change what the replicas in the suite's process share (a pointer receiver, or an Unmarshal method): keep what changes in a field of the Service",
 					at(n.Sel.Pos()), n.Sel.Name, root.Name))
 			}
 		case *ast.SliceExpr:

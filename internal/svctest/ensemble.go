@@ -139,35 +139,70 @@ func (e *Ensemble) startReplica(i int) error {
 	props, host := e.props[i].Clone(), e.hosts[i].ForService()
 	var made atomic.Pointer[mwzookeeper.Service]
 	started := make(chan error, 1)
+	abandoned := false // under e.mu: the deadline passed, nobody waits
 	go func() {
 		s := e.f()
 		e.mu.Lock()
 		e.pkg = stacks.PackageOf(s)
 		e.mu.Unlock()
 		made.Store(&s)
-		started <- s.Start(props, host)
+		err := s.Start(props, host)
+		e.mu.Lock()
+		late := abandoned
+		if !late {
+			started <- err
+		}
+		e.mu.Unlock()
+		if late && err == nil {
+			// Started after its test gave up on it: no one else would
+			// stop it, and it would keep the replica's ports and tell its
+			// Host it serves (a review's).
+			_ = s.Stop()
+		}
 	}()
-	limit := cmp.Or(e.opts.LeaderTimeout, defaultLeaderTimeout)
-	select {
-	case err := <-started:
-		if err != nil {
-			return fmt.Errorf("replica %d (%s): start: %w", i, e.props[i].File(), err)
-		}
-	case <-time.After(limit):
-		// Else a call that never returns holds the test binary until go
-		// test's own timeout: a quarter of an hour of a class's grading.
-		if made.Load() == nil {
-			return fmt.Errorf("replica %d (%s): %w: the factory (New) did not return a Service within %s",
-				i, e.props[i].File(), ErrStartHangs, limit)
-		}
+	err, inTime := e.waitStarted(started, &abandoned)
+	switch {
+	case !inTime && made.Load() == nil:
+		return fmt.Errorf("replica %d (%s): %w: the factory (New) did not return a Service within %s",
+			i, e.props[i].File(), ErrStartHangs, e.startLimit())
+	case !inTime:
 		return fmt.Errorf("replica %d (%s): %w: Start did not return within %s: Start must return once the replica's Zab peer runs, and tell "+
 			"the Host when it serves (Host.Serving(true)), not wait for the ensemble: the replicas start one after another%s",
-			i, e.props[i].File(), ErrStartHangs, limit, e.Stuck())
+			i, e.props[i].File(), ErrStartHangs, e.startLimit(), e.Stuck())
+	case err != nil:
+		return fmt.Errorf("replica %d (%s): start: %w", i, e.props[i].File(), err)
 	}
 	e.mu.Lock()
 	e.svcs[i] = *made.Load()
 	e.mu.Unlock()
 	return nil
+}
+
+// startLimit bounds a replica's factory and Start: LeaderTimeout.
+func (e *Ensemble) startLimit() time.Duration {
+	return cmp.Or(e.opts.LeaderTimeout, defaultLeaderTimeout)
+}
+
+// waitStarted waits for Start's result until startLimit; at the deadline
+// it marks the start abandoned (under e.mu, so that a result that came
+// just then is taken, not lost). Else a call that never returns holds the
+// test binary until go test's own timeout: a quarter of an hour of a
+// class's grading.
+func (e *Ensemble) waitStarted(started <-chan error, abandoned *bool) (err error, inTime bool) {
+	select {
+	case err := <-started:
+		return err, true
+	case <-time.After(e.startLimit()):
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	select {
+	case err := <-started:
+		return err, true
+	default:
+		*abandoned = true
+		return nil, false
+	}
 }
 
 // Stuck describes where the goroutines of the Service's own code are now
